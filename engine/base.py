@@ -1,0 +1,152 @@
+"""The one interface every game implements.
+
+A game is a stateless object whose methods are pure functions over immutable
+state values.  The server, the mail robot and the command line only ever talk
+to games through this interface (and the matching one in ``notation.base``),
+so adding a game never touches them.
+
+Players are numbered from 0 in turn order inside the engine; notation and
+people number them from 1.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Generic, Hashable, Mapping, Sequence, TypeVar
+
+from engine.errors import OptionError
+
+S = TypeVar("S", bound=Hashable)  # a game's state type
+T = TypeVar("T", bound=Hashable)  # a game's turn type
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, allowed values, default and meaning."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``winners`` holds the 0-based players who won; more than one means they
+    drew with each other.  ``scores`` is per player, in turn order.
+    """
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[int, ...] = ()
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.winners) != 1
+
+    def tag(self) -> str:
+        """The record's Result tag: ``1`` (player 1 won), ``1=3`` (players 1
+        and 3 drew), ``=`` (a draw between nobody in particular)."""
+        if not self.winners:
+            return "="
+        return "=".join(str(p + 1) for p in self.winners)
+
+
+class Game(ABC, Generic[S, T]):
+    """The rules of one game.  Subclasses set the class attributes below and
+    implement the abstract methods; instances hold no state."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    option_specs: tuple[OptionSpec, ...] = ()
+
+    # -- options -------------------------------------------------------
+    def normalize_options(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """Return the full option set, defaults filled in; raise
+        ``OptionError`` naming a bad option and the allowed values."""
+        specs = {spec.name: spec for spec in self.option_specs}
+        result = {spec.name: spec.default for spec in self.option_specs}
+        for key, value in (options or {}).items():
+            name = str(key).strip().lower()
+            if name not in specs:
+                known = ", ".join(sorted(specs)) or "none"
+                raise OptionError(f"{self.name} has no option {key!r}; its options are: {known}")
+            text = str(value).strip().lower()
+            if text not in specs[name].choices:
+                raise OptionError(
+                    f"option {name}={value!r} is not allowed for {self.name}; "
+                    f"choose one of: {', '.join(specs[name].choices)}"
+                )
+            result[name] = text
+        return result
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.title or self.name} is for {self.min_players} to {self.max_players} "
+                f"players, not {players}"
+            )
+
+    # -- the rules -----------------------------------------------------
+    @abstractmethod
+    def initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> S:
+        """The position before the first turn."""
+
+    @abstractmethod
+    def players(self, state: S) -> int:
+        """How many players the game in this state has."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The 0-based player whose turn it is, or None once the game is over."""
+
+    @abstractmethod
+    def legal_turns(self, state: S) -> list[T]:
+        """Every legal turn, each once, in a stable order."""
+
+    @abstractmethod
+    def apply(self, state: S, turn: T) -> S:
+        """The state after ``turn``; raise an ``IllegalTurnError`` (or
+        ``AmbiguousTurnError``) whose message says what is wrong."""
+
+    def is_over(self, state: S) -> bool:
+        return self.to_move(state) is None
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None:
+        """The result once the game is over, else None."""
+
+    def view(self, state: S, player: int | None) -> S:
+        """What ``player`` (None: a spectator) may see.  Games without hidden
+        information return the state unchanged."""
+        return state
+
+    def scores(self, state: S) -> tuple[int, ...]:
+        """Per-player scores, for games that keep them (else empty)."""
+        return ()
+
+    def count_leaves(self, state: S, depth: int) -> int:
+        """Perft: the number of leaf nodes of the legal-turn tree ``depth``
+        plies deep.  A finished game is a leaf of depth 0 and counts 0 below."""
+        if depth == 0:
+            return 1
+        if self.is_over(state):
+            return 0
+        turns = self.legal_turns(state)
+        if depth == 1:
+            return len(turns)
+        return sum(self.count_leaves(self.apply(state, t), depth - 1) for t in turns)
+
+
+def play_out(game: Game[S, T], state: S, turns: Sequence[T]) -> list[S]:
+    """Apply ``turns`` in order; return the state after each."""
+    states = []
+    for turn in turns:
+        state = game.apply(state, turn)
+        states.append(state)
+    return states

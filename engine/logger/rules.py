@@ -1,0 +1,307 @@
+"""The Logger rules on the engine interface: setup, movement, growth,
+the compulsory action, scoring and the equal-turns end."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Iterator, Mapping
+
+from engine.base import Game, OptionSpec, Result
+from engine.errors import GameOverError, IllegalTurnError
+from engine.logger import growth
+from engine.logger.board import (
+    CORNERS,
+    MATURE,
+    MATURE_TREES,
+    NEIGHBOURS,
+    PROTESTED,
+    SEEDLING,
+    SQUARES,
+    names,
+    order,
+    ray,
+    square_name,
+)
+from engine.logger.state import Action, Chop, LoggerState, LoggerTurn, Plant, Protest, SetupTurn, Turn
+
+WINNING_SCORE = 10
+SPAWN_STAGES = {"seedling": "s", "sapling": "S"}
+
+
+class LoggerGame(Game[LoggerState, Turn]):
+    name = "logger"
+    title = "Logger"
+    min_players = 2
+    max_players = 4
+    option_specs = (
+        OptionSpec(
+            "spawn",
+            ("seedling", "sapling"),
+            "seedling",
+            "what a mature tree spawns: a seedling (the rules) or a sapling (variant)",
+        ),
+    )
+
+    # -- setup ---------------------------------------------------------
+    def initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> LoggerState:
+        self.check_players(players)
+        opts = self.normalize_options(options)
+        board = ["."] * 25
+        board[12] = SEEDLING  # c3
+        supply = 2 if players == 2 else 1
+        return LoggerState(
+            board="".join(board),
+            to_move=0,
+            scores=(0,) * players,
+            supplies=(supply,) * players,
+            spawn=SPAWN_STAGES[opts["spawn"]],
+        )
+
+    def options_of(self, state: LoggerState) -> dict[str, str]:
+        return {"spawn": "sapling" if state.spawn == "S" else "seedling"}
+
+    # -- queries -------------------------------------------------------
+    def players(self, state: LoggerState) -> int:
+        return state.players
+
+    def to_move(self, state: LoggerState) -> int | None:
+        return state.to_move
+
+    def scores(self, state: LoggerState) -> tuple[int, ...]:
+        return state.scores
+
+    def result(self, state: LoggerState) -> Result | None:
+        if state.to_move is not None:
+            return None
+        best = max(state.scores)
+        leaders = [p for p in range(state.players) if state.scores[p] == best]
+        if len(leaders) == 1:
+            return Result((leaders[0],), "most points", state.scores)
+        most = max(state.supplies[p] for p in leaders)
+        winners = tuple(p for p in leaders if state.supplies[p] == most)
+        reason = "tie on points, most protesters in supply" if len(winners) == 1 else "tie on points and protesters"
+        return Result(winners, reason, state.scores)
+
+    def destinations(self, state: LoggerState, start: int) -> list[int]:
+        """Squares the logger on ``start`` can reach in 1 or 2 free steps."""
+        board = state.board
+        first = [n for n in NEIGHBOURS[start] if board[n] == "."]
+        reach = set(first)
+        for square in first:
+            reach.update(n for n in NEIGHBOURS[square] if board[n] == "." and n != start)
+        return sorted(reach, key=order)
+
+    # -- the turn ------------------------------------------------------
+    def legal_turns(self, state: LoggerState) -> list[Turn]:
+        if state.to_move is None:
+            return []
+        if state.in_setup:
+            return [SetupTurn(c) for c in state.free_corners()]
+        return list(self._main_turns(state))
+
+    def _main_turns(self, state: LoggerState) -> Iterator[LoggerTurn]:
+        player = state.to_move
+        start = state.logger_square(player)
+        supply = state.supplies[player]
+        for dest in [None, *self.destinations(state, start)]:
+            square = start if dest is None else dest
+            board = self._moved(state, start, square)
+            spawners = growth.grow(board, square)
+            for filled, written in growth.outcomes(board, spawners).items():
+                after = list(board)
+                for s in filled:
+                    after[s] = state.spawn
+                for action in self.actions(after, square, supply):
+                    yield LoggerTurn(dest, written, action)
+
+    @staticmethod
+    def _moved(state: LoggerState, start: int, square: int) -> list[str]:
+        board = list(state.board)
+        if square != start:
+            board[square], board[start] = board[start], "."
+        return board
+
+    @staticmethod
+    def actions(board: list[str] | str, logger: int, supply: int) -> list[Action | None]:
+        """Every action open to the logger on ``logger`` after growth;
+        ``[None]`` when there is none."""
+        result: list[Action | None] = []
+        result.extend(Plant(n) for n in NEIGHBOURS[logger] if board[n] == ".")
+        targets = sorted((s for s in SQUARES if board[s] == MATURE), key=order)
+        for count in range(1, min(supply, len(targets)) + 1):
+            result.extend(Protest(c) for c in combinations(targets, count))
+        result.extend(Chop(n) for n in NEIGHBOURS[logger] if board[n] == MATURE)
+        return result or [None]
+
+    def apply(self, state: LoggerState, turn: Turn) -> LoggerState:
+        if state.to_move is None:
+            raise GameOverError("the game is over; no more turns can be played")
+        if isinstance(turn, SetupTurn):
+            return self._apply_setup(state, turn)
+        if not isinstance(turn, LoggerTurn):
+            raise IllegalTurnError(f"not a Logger turn: {turn!r}")
+        if state.in_setup:
+            raise IllegalTurnError(
+                f"this is the setup round: player {state.to_move + 1} places their logger on a free "
+                f"corner ({names(state.free_corners())})"
+            )
+        board, spawned = self._grown(state, turn)
+        return self._act(state, board, self._logger_after_move(state, turn), turn.action)
+
+    def _apply_setup(self, state: LoggerState, turn: SetupTurn) -> LoggerState:
+        if not state.in_setup:
+            raise IllegalTurnError("the setup round is over; every logger is already on the board")
+        free = state.free_corners()
+        if turn.square not in free:
+            why = "is not a corner" if turn.square not in CORNERS else "is taken"
+            raise IllegalTurnError(
+                f"{square_name(turn.square)} {why}; player {state.to_move + 1} may place their logger on "
+                f"{names(free)}"
+            )
+        board = list(state.board)
+        board[turn.square] = str(state.to_move + 1)
+        following = (state.to_move + 1) % state.players
+        return LoggerState("".join(board), following, state.scores, state.supplies, state.spawn)
+
+    def _logger_after_move(self, state: LoggerState, turn: LoggerTurn) -> int:
+        start = state.logger_square(state.to_move)
+        if turn.move_to is None or turn.move_to == start:
+            return start
+        reachable = self.destinations(state, start)
+        if turn.move_to not in reachable:
+            where = names(reachable) if reachable else "nowhere: it is boxed in and must stay"
+            raise IllegalTurnError(
+                f"the logger on {square_name(start)} cannot reach {square_name(turn.move_to)}; "
+                f"it can move to {where}"
+            )
+        return turn.move_to
+
+    def _grown(self, state: LoggerState, turn: LoggerTurn) -> tuple[list[str], set[int]]:
+        """The board after movement and growth, and the spawned squares."""
+        start = state.logger_square(state.to_move)
+        square = self._logger_after_move(state, turn)
+        board = self._moved(state, start, square)
+        spawners = growth.grow(board, square)
+        before = [s for s in SQUARES if board[s] == "."]
+        growth.spawn(board, spawners, turn.spawns, state.spawn)
+        return board, {s for s in before if board[s] != "."}
+
+    def _act(self, state: LoggerState, board: list[str], logger: int, action: Action | None) -> LoggerState:
+        player = state.to_move
+        scores = list(state.scores)
+        supplies = list(state.supplies)
+        possible = self.actions(board, logger, supplies[player])
+        if action is None:
+            if possible != [None]:
+                raise IllegalTurnError("an action is compulsory here: " + self.describe_actions(board, logger, supplies[player]))
+        elif isinstance(action, Plant):
+            if action not in possible:
+                raise IllegalTurnError(
+                    f"cannot plant on {square_name(action.square)}: "
+                    + self._plant_hint(board, logger)
+                )
+            board[action.square] = SEEDLING
+        elif isinstance(action, Protest):
+            self._check_protest(board, supplies[player], action)
+            for square in action.squares:
+                board[square] = PROTESTED
+            supplies[player] -= len(action.squares)
+        elif isinstance(action, Chop):
+            if action not in possible:
+                raise IllegalTurnError(f"cannot chop {square_name(action.square)}: " + self._chop_hint(board, logger))
+            for square in ray(logger, action.square):
+                if board[square] not in MATURE_TREES:
+                    break
+                if board[square] == PROTESTED:
+                    supplies[player] += 1
+                board[square] = "."
+                scores[player] += 1
+        else:
+            raise IllegalTurnError(f"not a Logger action: {action!r}")
+        return LoggerState("".join(board), self._next(state, scores), tuple(scores), tuple(supplies), state.spawn)
+
+    def _next(self, state: LoggerState, scores: list[int]) -> int | None:
+        player = state.to_move
+        if player == state.players - 1 and max(scores) >= WINNING_SCORE:
+            return None
+        return (player + 1) % state.players
+
+    # -- explanations --------------------------------------------------
+    @staticmethod
+    def _plant_hint(board: list[str], logger: int) -> str:
+        free = [n for n in NEIGHBOURS[logger] if board[n] == "."]
+        if free:
+            return f"a seedling goes on an empty square next to the logger on {square_name(logger)}: {names(free)}"
+        return f"no empty square is next to the logger on {square_name(logger)}"
+
+    @staticmethod
+    def _chop_hint(board: list[str], logger: int) -> str:
+        trees = [n for n in NEIGHBOURS[logger] if board[n] == MATURE]
+        if trees:
+            return f"the logger on {square_name(logger)} can chop the unprotested mature trees on {names(trees)}"
+        return f"no unprotested mature tree is next to the logger on {square_name(logger)}"
+
+    @staticmethod
+    def _check_protest(board: list[str], supply: int, action: Protest) -> None:
+        targets = sorted((s for s in SQUARES if board[s] == MATURE), key=order)
+        if not action.squares:
+            raise IllegalTurnError("a protest names at least one mature tree")
+        if len(set(action.squares)) != len(action.squares):
+            raise IllegalTurnError("a protest puts one protester per tree; a square is named twice")
+        if supply == 0:
+            raise IllegalTurnError("you have no protesters in supply")
+        if len(action.squares) > supply:
+            raise IllegalTurnError(
+                f"you have {supply} protester{'s' if supply != 1 else ''} in supply, "
+                f"not {len(action.squares)}"
+            )
+        bad = [s for s in action.squares if s not in targets]
+        if bad:
+            where = names(targets) if targets else "none: no unprotested mature tree stands"
+            raise IllegalTurnError(
+                f"protesters go on unprotested mature trees; {names(bad)} "
+                f"{'is' if len(bad) == 1 else 'are'} not one. Unprotested mature trees: {where}"
+            )
+
+    def describe_actions(self, board: list[str] | str, logger: int, supply: int) -> str:
+        """The actions open to the logger, in words, for error messages."""
+        parts = []
+        plant = [n for n in NEIGHBOURS[logger] if board[n] == "."]
+        if plant:
+            parts.append("plant on " + names(plant) + " (P:" + square_name(plant[0]) + ")")
+        targets = sorted((s for s in SQUARES if board[s] == MATURE), key=order)
+        if supply and targets:
+            parts.append(
+                f"protest with up to {supply} protester{'s' if supply != 1 else ''} on "
+                + names(targets) + " (X:" + square_name(targets[0]) + ")"
+            )
+        chop = [n for n in NEIGHBOURS[logger] if board[n] == MATURE]
+        if chop:
+            parts.append("chop " + names(chop) + " (C:" + square_name(chop[0]) + ")")
+        return "; ".join(parts) if parts else "no action is possible"
+
+    # -- canonical form --------------------------------------------------
+    def canonical(self, state: LoggerState, turn: Turn) -> Turn:
+        """The turn in the form ``legal_turns`` lists it: the same movement
+        and action, with the shortest spawn list giving the same growth.
+        Raises like ``apply`` when the turn is not legal."""
+        self.apply(state, turn)
+        if isinstance(turn, SetupTurn):
+            return turn
+        start = state.logger_square(state.to_move)
+        board, spawned = self._grown(state, turn)
+        square = self._logger_after_move(state, turn)
+        base = self._moved(state, start, square)
+        spawners = growth.grow(base, square)
+        written = growth.outcomes(base, spawners)[frozenset(spawned)]
+        move_to = None if square == start else square
+        action = turn.action
+        if isinstance(action, Protest):
+            action = Protest(tuple(sorted(action.squares, key=order)))
+        return LoggerTurn(move_to, written, action)
+
+    def after_growth(self, state: LoggerState, turn: LoggerTurn) -> tuple[str, int]:
+        """The board after the turn's movement and growth, and the logger's
+        square: what the action is chosen on."""
+        board, _ = self._grown(state, turn)
+        return "".join(board), self._logger_after_move(state, turn)

@@ -1,0 +1,1 @@
+"""Email in and out: parsing, composing, SMTP/LMTP/IMAP.  No Flask."""

@@ -1,0 +1,125 @@
+"""The text side of the one game interface: turns, positions and diagrams.
+
+Every game supplies a ``Notation`` subclass next to its ``engine.base.Game``.
+Parsing is forgiving (case, spacing); formatting is canonical.  Parsers raise
+only the error types of ``engine.errors``.
+
+Diagrams are described once per game as a ``Diagram`` (a grid of cells with
+the pieces on them); ``render_text`` here, and the SVG and PNG renderers of the
+server, draw any game's diagram without knowing the game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Generic, Mapping, TypeVar
+
+from engine.base import Game
+
+S = TypeVar("S")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One thing standing on a square.
+
+    ``kind`` is a short word the renderers know how to draw ("tree",
+    "logger", "pyramid", "stone", "blocked"); ``player`` is 0-based or None
+    for neutral pieces; ``size`` is 1-3 for pyramids and tree stages;
+    ``marked`` flags an extra marker (a protester on a tree); ``label`` is the
+    character the text diagram shows.
+    """
+
+    kind: str
+    label: str
+    player: int | None = None
+    size: int = 1
+    marked: bool = False
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """A board to draw: ``files`` x ``ranks`` squares, rank 1 at the bottom."""
+
+    files: int
+    ranks: int
+    cells: Mapping[tuple[int, int], Piece]  # (file, rank), 0-based -> piece
+    caption: tuple[str, ...] = ()  # lines under the board: to move, scores...
+    legend: tuple[str, ...] = ()  # what the labels mean
+
+    def square_name(self, file: int, rank: int) -> str:
+        return f"{chr(ord('a') + file)}{rank + 1}"
+
+
+def render_text(diagram: Diagram) -> str:
+    """A monospaced diagram: rank numbers on the left, files underneath."""
+    lines = []
+    width = len(str(diagram.ranks))
+    for rank in reversed(range(diagram.ranks)):
+        row = []
+        for file in range(diagram.files):
+            piece = diagram.cells.get((file, rank))
+            row.append(piece.label if piece else ".")
+        lines.append(f"{rank + 1:>{width}} " + " ".join(row))
+    lines.append(" " * (width + 1) + " ".join(chr(ord("a") + f) for f in range(diagram.files)))
+    if diagram.caption:
+        lines.append("")
+        lines.extend(diagram.caption)
+    if diagram.legend:
+        lines.append("")
+        lines.extend(diagram.legend)
+    return "\n".join(lines)
+
+
+class Notation(ABC, Generic[S, T]):
+    """Text in and out for one game."""
+
+    game: Game[S, T]
+    #: examples shown in help texts and error messages
+    turn_examples: tuple[str, ...] = ()
+
+    @abstractmethod
+    def parse_turn(self, state: S, text: str) -> T:
+        """Read a turn as a player wrote it.  Returns a legal turn (as the
+        game's canonical value) or raises ``MalformedTurnError``,
+        ``IllegalTurnError`` or ``AmbiguousTurnError``."""
+
+    @abstractmethod
+    def format_turn(self, state: S, turn: T) -> str:
+        """The canonical text of a legal ``turn`` played from ``state``."""
+
+    @abstractmethod
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> S:
+        """Read a position string; raise ``PositionError``."""
+
+    @abstractmethod
+    def format_position(self, state: S) -> str:
+        """The canonical position string."""
+
+    @abstractmethod
+    def diagram(self, state: S) -> Diagram:
+        """The board as a grid of pieces, with a caption."""
+
+    def text_diagram(self, state: S) -> str:
+        return render_text(self.diagram(state))
+
+    def legal_texts(self, state: S) -> list[str]:
+        """Every legal turn in canonical notation."""
+        return [self.format_turn(state, t) for t in self.game.legal_turns(state)]
+
+    def player_label(self, player: int) -> str:
+        """How the notation names a 0-based player."""
+        return str(player + 1)
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """A game as the rest of the project sees it: rules plus notation."""
+
+    name: str
+    rules: Game[Any, Any]
+    notation: Notation[Any, Any]
+    summary: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)

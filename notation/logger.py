@@ -1,0 +1,239 @@
+"""Logger turn notation, position strings and board diagrams, as defined in
+``docs/games/logger.md``.
+
+Turns: ``[from-to] [G[:tree>square,...]] [P:sq | X:sq,sq... | C:sq]``; a setup
+turn is the corner alone (``a1``).  Positions:
+``<ranks> <to-move> <scores> <supplies>``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from engine.errors import MalformedTurnError, PositionError, TurnError
+from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
+from engine.logger.board import CORNERS, names, order, parse_square, square_name
+from notation.base import Diagram, GameKind, Notation, Piece
+
+_SQUARE = r"[a-e][1-5]"
+_MOVE = re.compile(rf"^({_SQUARE})-({_SQUARE})$")
+_GROWTH = re.compile(rf"^g(?::((?:{_SQUARE}>{_SQUARE})(?:,{_SQUARE}>{_SQUARE})*))?$")
+_ACTION = re.compile(rf"^([pxc]):({_SQUARE}(?:,{_SQUARE})*)$")
+_SPACING = re.compile(r"\s*([:,>\-])\s*")
+_HELP = (
+    "a Logger turn is up to three parts: a movement such as b2-c2, the growth G "
+    "(or G:c3>c4,e2>e3 to choose spawns), and an action P:d3 (plant), X:c4 or X:c4,d5 "
+    "(protest) or C:d3 (chop); for example 'b2-c2 G P:d3'"
+)
+_RANK = re.compile(r"^[.sSMP1-4]{5}$")
+
+
+def _malformed(text: str, why: str) -> MalformedTurnError:
+    return MalformedTurnError(f"cannot read {text!r}: {why}; {_HELP}")
+
+
+class LoggerNotation(Notation[LoggerState, Any]):
+    game = LoggerGame()
+    turn_examples = ("a1", "b1-b3 G P:b4", "G:c3>c4 C:c2", "X:c4,d5")
+
+    # -- turns -----------------------------------------------------------
+    def read_turn(self, state: LoggerState, text: str):
+        """Parse the syntax only; raise ``MalformedTurnError``."""
+        if not isinstance(text, str):
+            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+        cleaned = _SPACING.sub(r"\1", text.strip().lower())
+        parts = cleaned.split()
+        if not parts:
+            if state.in_setup:
+                raise MalformedTurnError("the turn is empty; in the setup round write the corner for your logger, such as a1")
+            raise MalformedTurnError("the turn is empty; to make no move and no action write G")
+        if state.in_setup:
+            square = parse_square(parts[0]) if len(parts) == 1 else None
+            if square is None:
+                raise MalformedTurnError(
+                    f"cannot read {text!r}: in the setup round a turn is the corner for your logger alone, "
+                    f"one of {names(CORNERS)}"
+                )
+            return SetupTurn(square)
+        move_to = None
+        origin = None
+        spawns: tuple[tuple[int, int], ...] = ()
+        action = None
+        stage = 0  # 0: expect movement, 1: growth, 2: action, 3: done
+        for part in parts:
+            move = _MOVE.match(part)
+            grow = _GROWTH.match(part)
+            act = _ACTION.match(part)
+            if move:
+                if stage > 0:
+                    raise _malformed(text, f"the movement {part!r} must come first")
+                origin, move_to = parse_square(move[1]), parse_square(move[2])
+                stage = 1
+            elif grow:
+                if stage > 1:
+                    raise _malformed(text, f"the growth {part.upper()!r} must come before the action")
+                if grow[1]:
+                    pairs = [p.split(">") for p in grow[1].split(",")]
+                    spawns = tuple((parse_square(a), parse_square(b)) for a, b in pairs)
+                stage = 2
+            elif act:
+                if stage > 2:
+                    raise _malformed(text, "a turn has only one action")
+                kind, squares = act[1], [parse_square(s) for s in act[2].split(",")]
+                if kind != "x" and len(squares) > 1:
+                    raise _malformed(text, f"{kind.upper()}: takes one square; only a protest (X:) takes several")
+                if kind == "p":
+                    action = Plant(squares[0])
+                elif kind == "c":
+                    action = Chop(squares[0])
+                else:
+                    if len(set(squares)) != len(squares):
+                        raise _malformed(text, "a protest names each tree once")
+                    action = Protest(tuple(sorted(squares, key=order)))
+                stage = 3
+            else:
+                raise _malformed(text, f"{part!r} is not a movement, a growth or an action")
+        if origin is not None:
+            start = state.logger_square(state.to_move)
+            if origin != start:
+                raise _illegal_origin(state, origin, start, move_to)
+        return LoggerTurn(move_to, spawns, action)
+
+    def parse_turn(self, state: LoggerState, text: str):
+        if state.to_move is None:
+            from engine.errors import GameOverError
+
+            raise GameOverError(f"the game is over in position {self.format_position(state)}; no turn can be played")
+        turn = self.read_turn(state, text)
+        try:
+            return self.game.canonical(state, turn)
+        except TurnError as error:
+            raise type(error)(f"{text.strip()!r}: {error} (position {self.format_position(state)})") from None
+
+    def format_turn(self, state: LoggerState, turn) -> str:
+        if isinstance(turn, SetupTurn):
+            return square_name(turn.square)
+        parts = []
+        if turn.move_to is not None:
+            start = state.logger_square(state.to_move)
+            parts.append(f"{square_name(start)}-{square_name(turn.move_to)}")
+        if turn.spawns:
+            parts.append("G:" + ",".join(f"{square_name(t)}>{square_name(s)}" for t, s in turn.spawns))
+        else:
+            parts.append("G")
+        action = turn.action
+        if isinstance(action, Plant):
+            parts.append(f"P:{square_name(action.square)}")
+        elif isinstance(action, Chop):
+            parts.append(f"C:{square_name(action.square)}")
+        elif isinstance(action, Protest):
+            parts.append("X:" + ",".join(square_name(s) for s in action.squares))
+        return " ".join(parts)
+
+    # -- positions -------------------------------------------------------
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> LoggerState:
+        opts = self.game.normalize_options(options)
+        if not isinstance(text, str):
+            raise PositionError("a position is text")
+        fields = text.split()
+        example = "...../...../..s../...../..... 1 0,0 2,2"
+        if len(fields) != 4:
+            raise PositionError(
+                f"a Logger position has four fields (ranks, player to move, scores, supplies), "
+                f"such as {example!r}; {text!r} has {len(fields)}"
+            )
+        ranks, mover, scores_text, supplies_text = fields
+        rows = ranks.split("/")
+        if len(rows) != 5 or not all(_RANK.match(r) for r in rows):
+            raise PositionError(
+                f"the board {ranks!r} must be five ranks of five characters separated by '/', "
+                "using . s S M P and the logger digits 1-4"
+            )
+        scores = _numbers(scores_text, "scores")
+        supplies = _numbers(supplies_text, "supplies")
+        players = len(scores)
+        if not 2 <= players <= 4:
+            raise PositionError(f"Logger is for 2 to 4 players; the scores {scores_text!r} name {players}")
+        if len(supplies) != players:
+            raise PositionError(f"{players} scores but {len(supplies)} supplies; give one of each per player")
+        board = "".join(reversed(rows))
+        for digit in "1234":
+            count = board.count(digit)
+            if count > 1:
+                raise PositionError(f"logger {digit} stands on the board {count} times")
+            if count and int(digit) > players:
+                raise PositionError(f"there is a logger {digit} but only {players} players")
+        if mover == "-":
+            to_move = None
+        elif mover.isdigit() and 1 <= int(mover) <= players:
+            to_move = int(mover) - 1
+        else:
+            raise PositionError(f"the player to move must be 1 to {players}, or - when the game is over; not {mover!r}")
+        state = LoggerState(board, to_move, scores, supplies, "S" if opts["spawn"] == "sapling" else "s")
+        if to_move is not None and state.in_setup and state.logger_square(to_move) is not None:
+            raise PositionError(f"in the setup round player {to_move + 1} is to move but their logger is already placed")
+        if to_move is not None and state.in_setup and not state.free_corners():
+            raise PositionError("in the setup round a corner must be free")
+        return state
+
+    def format_position(self, state: LoggerState) -> str:
+        ranks = "/".join(state.board[r * 5 : r * 5 + 5] for r in reversed(range(5)))
+        mover = "-" if state.to_move is None else str(state.to_move + 1)
+        return f"{ranks} {mover} {','.join(map(str, state.scores))} {','.join(map(str, state.supplies))}"
+
+    # -- diagrams --------------------------------------------------------
+    def diagram(self, state: LoggerState) -> Diagram:
+        cells = {}
+        stages = {"s": ("seedling", 1), "S": ("sapling", 2), "M": ("mature", 3), "P": ("mature", 3)}
+        for square, char in enumerate(state.board):
+            where = (square % 5, square // 5)
+            if char in stages:
+                cells[where] = Piece("tree", char, None, stages[char][1], marked=char == "P")
+            elif char.isdigit():
+                cells[where] = Piece("logger", char, int(char) - 1, 2)
+        caption = []
+        if state.to_move is None:
+            result = self.game.result(state)
+            caption.append("Game over: " + _result_words(result))
+        elif state.in_setup:
+            caption.append(f"Setup: player {state.to_move + 1} places their logger on a free corner")
+        else:
+            caption.append(f"Player {state.to_move + 1} to move")
+        for p in range(state.players):
+            caption.append(f"Player {p + 1}: {state.scores[p]} points, {state.supplies[p]} protesters in supply")
+        legend = ("s seedling  S sapling  M mature tree  P protested tree  1-4 loggers",)
+        return Diagram(5, 5, cells, tuple(caption), legend)
+
+
+def _result_words(result) -> str:
+    if result is None:
+        return "in progress"
+    if len(result.winners) == 1:
+        return f"player {result.winners[0] + 1} wins ({result.reason})"
+    return "draw between players " + " and ".join(str(w + 1) for w in result.winners)
+
+
+def _numbers(text: str, what: str) -> tuple[int, ...]:
+    items = text.split(",")
+    if not all(i.isdigit() and len(i) <= 4 for i in items):
+        raise PositionError(f"the {what} {text!r} must be whole numbers separated by commas, such as 0,0")
+    return tuple(int(i) for i in items)
+
+
+def _illegal_origin(state: LoggerState, origin: int, start: int, move_to: int):
+    from engine.errors import IllegalTurnError
+
+    return IllegalTurnError(
+        f"the logger of player {state.to_move + 1} is on {square_name(start)}, not {square_name(origin)}; "
+        f"write the move from {square_name(start)}, such as {square_name(start)}-{square_name(move_to)}"
+    )
+
+
+NOTATION = LoggerNotation()
+KIND = GameKind(
+    "logger",
+    NOTATION.game,
+    NOTATION,
+    "Lumberjacks race to 10 points on a 5x5 forest that grows where they stand.",
+)

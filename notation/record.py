@@ -1,0 +1,352 @@
+"""Game records: a PGN-like text format and the same record as JSON.
+
+Text form::
+
+    [Game "logger"]
+    [Options "spawn=seedling"]
+    [Player1 "Alice"]
+    [Player2 "Bob"]
+    [Date "2026.11.23"]
+    [Result "*"]
+
+    1. a1 | e5
+    2. a1-a2 G P:b2 | e5-c5 G P:d5
+    *
+
+Tag pairs first (values in double quotes, ``\\"`` and ``\\\\`` escaped), a
+blank line, then the turns numbered by round, one line per round, the turns of
+a round separated by ``|`` (turns may contain spaces), and last the result
+token, the same as the Result tag.  ``docs/records.md`` describes it in full.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import PbemError, RecordError
+from notation import registry
+from notation.base import GameKind
+
+_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_ROUND = re.compile(r"^(\d+)\.\s*(.*)$")
+_RESULT = re.compile(r"^(\*|=|[1-9](?:=[1-9])*)$")
+_KNOWN = ("Game", "Options", "Date", "EndDate", "Start", "Result")
+
+
+@dataclass
+class Record:
+    """One game: what was played and by whom."""
+
+    game: str
+    players: list[str]
+    turns: list[str] = field(default_factory=list)
+    options: dict[str, str] = field(default_factory=dict)
+    start: str | None = None  # position string, when not the initial position
+    date: str | None = None  # "YYYY.MM.DD", as in PGN
+    end_date: str | None = None
+    result: str = "*"
+    tags: dict[str, str] = field(default_factory=dict)  # any other tags, kept in order
+
+    @property
+    def kind(self) -> GameKind:
+        return registry.get(self.game)
+
+
+@dataclass
+class Replay:
+    """What replaying a record gave."""
+
+    states: list[Any]  # the state before the first turn, then after each
+    turns: list[Any]  # the turn values
+    texts: list[str]  # canonical texts
+    movers: list[int]  # 0-based player who played each turn
+
+    @property
+    def final(self) -> Any:
+        return self.states[-1]
+
+
+class BadTurn(RecordError):
+    """A turn of a record that cannot be played; names it by number."""
+
+    def __init__(self, number: int, round_number: int, player: int | None, text: str, reason: str):
+        self.number = number
+        self.round_number = round_number
+        self.player = player
+        self.text = text
+        self.reason = reason
+        who = f", player {player + 1}" if player is not None else ""
+        super().__init__(f"turn {number} (round {round_number}{who}) {text!r}: {reason}")
+
+
+def _options_text(options: dict[str, str]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(options.items()))
+
+
+def _parse_options(text: str) -> dict[str, str]:
+    options = {}
+    for item in text.replace(",", " ").split():
+        if "=" not in item:
+            raise RecordError(f"the Options tag holds name=value pairs, such as spawn=seedling; not {item!r}")
+        key, value = item.split("=", 1)
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def initial_state(record: Record) -> Any:
+    kind = record.kind
+    if record.start:
+        return kind.notation.parse_position(record.start, record.options)
+    return kind.rules.initial_state(len(record.players), record.options)
+
+
+def replay(record: Record) -> Replay:
+    """Play the record's turns from its start; raise ``BadTurn`` naming the
+    first turn that cannot be played, or ``RecordError``."""
+    kind = record.kind
+    try:
+        state = initial_state(record)
+    except PbemError as error:
+        raise RecordError(f"cannot set up the game: {error}") from None
+    if kind.rules.players(state) != len(record.players):
+        raise RecordError(
+            f"the record names {len(record.players)} players but its start position has "
+            f"{kind.rules.players(state)}"
+        )
+    result = Replay([state], [], [], [])
+    round_number, last = 1, None
+    for number, text in enumerate(record.turns, start=1):
+        mover = kind.rules.to_move(state)
+        if last is not None and mover is not None and mover <= last:
+            round_number += 1
+        try:
+            turn = kind.notation.parse_turn(state, text)
+            canonical = kind.notation.format_turn(state, turn)
+            state = kind.rules.apply(state, turn)
+        except PbemError as error:
+            raise BadTurn(number, round_number, mover, text, str(error)) from None
+        result.states.append(state)
+        result.turns.append(turn)
+        result.texts.append(canonical)
+        result.movers.append(mover)
+        last = mover
+    return result
+
+
+def result_tag(kind: GameKind, state: Any) -> str:
+    outcome = kind.rules.result(state)
+    return "*" if outcome is None else outcome.tag()
+
+
+def check(record: Record) -> Replay:
+    """Replay the record and check its Result tag against the final position."""
+    played = replay(record)
+    actual = result_tag(record.kind, played.final)
+    if actual != "*" and record.result != actual:
+        raise RecordError(f"the Result tag says {record.result!r} but the game ended {actual!r}")
+    if actual == "*" and record.result not in ("*",) and not record.tags.get("Termination"):
+        raise RecordError(
+            f"the Result tag says {record.result!r} but the position after the last turn is not "
+            "a finished game; a game ended by resignation, agreement or time names it in a Termination tag"
+        )
+    return played
+
+
+# -- text -------------------------------------------------------------------
+def _rounds(record: Record, played: Replay) -> list[list[str]]:
+    rounds: list[list[str]] = []
+    last = None
+    for text, mover in zip(played.texts, played.movers):
+        if not rounds or (last is not None and mover <= last):
+            rounds.append([])
+        rounds[-1].append(text)
+        last = mover
+    return rounds
+
+
+def write_text(record: Record) -> str:
+    """The record as text, its turns in canonical notation."""
+    played = replay(record)
+    lines = [f'[Game "{_escape(record.game)}"]']
+    options = record.kind.rules.normalize_options(record.options)
+    lines.append(f'[Options "{_escape(_options_text(options))}"]')
+    for number, name in enumerate(record.players, start=1):
+        lines.append(f'[Player{number} "{_escape(name)}"]')
+    if record.date:
+        lines.append(f'[Date "{_escape(record.date)}"]')
+    if record.end_date:
+        lines.append(f'[EndDate "{_escape(record.end_date)}"]')
+    if record.start:
+        start = record.kind.notation.format_position(played.states[0])
+        lines.append(f'[Start "{_escape(start)}"]')
+    for name, value in record.tags.items():
+        lines.append(f'[{name} "{_escape(value)}"]')
+    lines.append(f'[Result "{_escape(record.result)}"]')
+    lines.append("")
+    for number, turns in enumerate(_rounds(record, played), start=1):
+        lines.append(f"{number}. " + " | ".join(turns))
+    lines.append(record.result)
+    return "\n".join(lines) + "\n"
+
+
+def read_text(text: str) -> Record:
+    """Read a text record; raise ``RecordError`` naming the bad line."""
+    if not isinstance(text, str):
+        raise RecordError("a record is text")
+    tags: dict[str, str] = {}
+    turns: list[str] = []
+    result_token = None
+    expected_round = None
+    for line_number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        if line.startswith("["):
+            match = _TAG.match(line)
+            if not match:
+                raise RecordError(f'line {line_number}: a tag pair looks like [Name "value"], not {line!r}')
+            if turns or result_token:
+                raise RecordError(f"line {line_number}: tag pairs come before the turns")
+            tags[match[1]] = _unescape(match[2])
+            continue
+        if result_token is not None:
+            raise RecordError(f"line {line_number}: nothing may follow the result token {result_token!r}")
+        match = _ROUND.match(line)
+        if match:
+            number = int(match[1])
+            if expected_round is not None and number != expected_round:
+                raise RecordError(f"line {line_number}: round {expected_round} was expected, not {number}")
+            expected_round = number + 1
+            items = [t.strip() for t in match[2].split("|")]
+            if any(not t for t in items):
+                raise RecordError(f"line {line_number}: an empty turn between '|' separators")
+            turns.extend(items)
+            continue
+        if _RESULT.match(line):
+            result_token = line
+            continue
+        raise RecordError(
+            f"line {line_number}: expected a round such as '2. a1-a2 G P:b2 | e5-d5 G C:d4' "
+            f"or the result token, not {line!r}"
+        )
+    return _from_tags(tags, turns, result_token)
+
+
+def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None) -> Record:
+    if "Game" not in tags:
+        raise RecordError(f'the record has no Game tag, such as [Game "logger"]; the games are: {", ".join(registry.names())}')
+    try:
+        registry.get(tags["Game"])
+    except PbemError as error:
+        raise RecordError(str(error)) from None
+    players = []
+    number = 1
+    while f"Player{number}" in tags:
+        players.append(tags[f"Player{number}"])
+        number += 1
+    if not players:
+        raise RecordError('the record names no players: add [Player1 "..."], [Player2 "..."] and so on')
+    result = tags.get("Result", result_token or "*")
+    if result_token is not None and result_token != result:
+        raise RecordError(f"the Result tag {result!r} and the result token {result_token!r} differ")
+    if not _RESULT.match(result):
+        raise RecordError(f"the result {result!r} is not '*', '=', a player number such as '1', or drawn players such as '1=2'")
+    extra = {k: v for k, v in tags.items() if k not in _KNOWN and not re.fullmatch(r"Player\d+", k)}
+    return Record(
+        game=tags["Game"].strip().lower(),
+        players=players,
+        turns=turns,
+        options=_parse_options(tags.get("Options", "")),
+        start=tags.get("Start"),
+        date=tags.get("Date"),
+        end_date=tags.get("EndDate"),
+        result=result,
+        tags=extra,
+    )
+
+
+# -- JSON -------------------------------------------------------------------
+def to_json_data(record: Record) -> dict[str, Any]:
+    played = replay(record)
+    rounds = []
+    round_number, last = 1, None
+    for text, mover in zip(played.texts, played.movers):
+        if last is not None and mover <= last:
+            round_number += 1
+        rounds.append({"round": round_number, "player": mover + 1, "turn": text})
+        last = mover
+    return {
+        "game": record.game,
+        "options": record.kind.rules.normalize_options(record.options),
+        "players": list(record.players),
+        "date": record.date,
+        "end_date": record.end_date,
+        "start": record.kind.notation.format_position(played.states[0]) if record.start else None,
+        "tags": dict(record.tags),
+        "result": record.result,
+        "turns": rounds,
+        "final_position": record.kind.notation.format_position(played.final),
+    }
+
+
+def write_json(record: Record) -> str:
+    return json.dumps(to_json_data(record), indent=2, ensure_ascii=False) + "\n"
+
+
+def read_json(text: str) -> Record:
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError) as error:
+        raise RecordError(f"not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise RecordError("a JSON record is an object with game, players and turns")
+    try:
+        turns = [t["turn"] if isinstance(t, dict) else t for t in data.get("turns", [])]
+        if not all(isinstance(t, str) for t in turns):
+            raise TypeError
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("players must be a list of names")
+        tags = {str(k): str(v) for k, v in (data.get("tags") or {}).items()}
+        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+    except (KeyError, TypeError, AttributeError):
+        raise RecordError("turns must be a list of strings or of objects with a 'turn' string") from None
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise RecordError('the record has no game, such as "game": "logger"')
+    try:
+        registry.get(game)
+    except PbemError as error:
+        raise RecordError(str(error)) from None
+    result = data.get("result") or "*"
+    if not isinstance(result, str) or not _RESULT.match(result):
+        raise RecordError(f"the result {result!r} is not '*', '=', or player numbers such as '1' or '1=2'")
+    return Record(
+        game=game.strip().lower(),
+        players=players,
+        turns=turns,
+        options=options,
+        start=data.get("start") or None,
+        date=data.get("date"),
+        end_date=data.get("end_date"),
+        result=result,
+        tags=tags,
+    )
+
+
+def read(text: str) -> Record:
+    """Read a record in either form (JSON if it starts with ``{``)."""
+    if isinstance(text, str) and text.lstrip().startswith("{"):
+        return read_json(text)
+    return read_text(text)

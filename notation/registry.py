@@ -1,0 +1,35 @@
+"""The games the project hosts, by name.
+
+Adding a game means adding one line to ``_GAMES``; nothing in the server,
+the mail robot or the command line names a game.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from engine.errors import OptionError
+from notation.base import GameKind
+
+# name -> "module:attribute" of a GameKind, imported on first use
+_GAMES: dict[str, str] = {
+    "logger": "notation.logger:KIND",
+}
+
+_loaded: dict[str, GameKind] = {}
+
+
+def names() -> list[str]:
+    """The names of every hosted game, sorted."""
+    return sorted(_GAMES)
+
+
+def get(name: str) -> GameKind:
+    """The game called ``name`` (case-insensitive); ``OptionError`` if none."""
+    key = str(name).strip().lower()
+    if key not in _GAMES:
+        raise OptionError(f"unknown game {name!r}; the games are: {', '.join(names())}")
+    if key not in _loaded:
+        module, attribute = _GAMES[key].split(":")
+        _loaded[key] = getattr(import_module(module), attribute)
+    return _loaded[key]

@@ -1,0 +1,2 @@
+"""The pbem server: Flask app, models, services, web pages, JSON API,
+scheduler and command line."""

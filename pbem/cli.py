@@ -1,0 +1,17 @@
+"""The ``pbem`` command line: one click group that gathers the commands of
+each part of the project."""
+
+from __future__ import annotations
+
+import click
+
+from pbem.cli_engine import position, record
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """pbem: play Icehouse games by email and on the web."""
+
+
+main.add_command(position)
+main.add_command(record)

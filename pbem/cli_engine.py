@@ -1,0 +1,168 @@
+"""``pbem position`` and ``pbem record``: the engine and the records on the
+command line, for people and tests alike.  GAME is any hosted game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from engine.errors import PbemError
+from notation import record as records
+from notation import registry
+from notation.base import GameKind
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        if "=" not in pair:
+            _fail(f"an option is NAME=VALUE, such as spawn=seedling; not {pair!r}")
+        key, value = pair.split("=", 1)
+        options[key] = value
+    return options
+
+
+def _setup(game: str, position_text: str, option: tuple[str, ...]):
+    try:
+        kind = registry.get(game)
+        return kind, kind.notation.parse_position(position_text, _options(option))
+    except PbemError as error:
+        _fail(str(error))
+
+
+option_flag = click.option(
+    "--option", "-o", multiple=True, metavar="NAME=VALUE", help="a game option, such as spawn=sapling"
+)
+
+
+@click.group()
+def position() -> None:
+    """Show a position, list its legal turns, apply turns, count perft."""
+
+
+@position.command("show")
+@click.argument("game")
+@click.argument("position_text", metavar="POSITION")
+@option_flag
+def position_show(game: str, position_text: str, option: tuple[str, ...]) -> None:
+    """Print the board as a text diagram."""
+    kind, state = _setup(game, position_text, option)
+    click.echo(kind.notation.text_diagram(state))
+
+
+@position.command("start")
+@click.argument("game")
+@click.argument("players", type=int)
+@option_flag
+def position_start(game: str, players: int, option: tuple[str, ...]) -> None:
+    """Print the starting position for PLAYERS players."""
+    try:
+        kind = registry.get(game)
+        click.echo(kind.notation.format_position(kind.rules.initial_state(players, _options(option))))
+    except PbemError as error:
+        _fail(str(error))
+
+
+@position.command("legal")
+@click.argument("game")
+@click.argument("position_text", metavar="POSITION")
+@option_flag
+def position_legal(game: str, position_text: str, option: tuple[str, ...]) -> None:
+    """Print every legal turn, one per line, in canonical notation."""
+    kind, state = _setup(game, position_text, option)
+    for text in kind.notation.legal_texts(state):
+        click.echo(text)
+
+
+@position.command("apply")
+@click.argument("game")
+@click.argument("position_text", metavar="POSITION")
+@click.argument("turns", nargs=-1, required=True)
+@option_flag
+def position_apply(game: str, position_text: str, turns: tuple[str, ...], option: tuple[str, ...]) -> None:
+    """Apply TURNS in order; print the position after each."""
+    kind, state = _setup(game, position_text, option)
+    for text in turns:
+        try:
+            turn = kind.notation.parse_turn(state, text)
+            state = kind.rules.apply(state, turn)
+        except PbemError as error:
+            _fail(str(error))
+        click.echo(kind.notation.format_position(state))
+
+
+@position.command("perft")
+@click.argument("game")
+@click.argument("position_text", metavar="POSITION")
+@click.argument("depth", type=click.IntRange(0, 64))
+@option_flag
+def position_perft(game: str, position_text: str, depth: int, option: tuple[str, ...]) -> None:
+    """Print the number of leaf nodes DEPTH turns deep."""
+    kind, state = _setup(game, position_text, option)
+    click.echo(kind.rules.count_leaves(state, depth))
+
+
+@click.group()
+def record() -> None:
+    """Check and replay game records (text or JSON)."""
+
+
+def _read(path: str) -> records.Record:
+    try:
+        text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as error:
+        _fail(f"cannot read {path}: {error}")
+    try:
+        return records.read(text)
+    except PbemError as error:
+        _fail(f"{path}: {error}")
+
+
+def _summary(kind: GameKind, played: records.Replay) -> str:
+    final = played.final
+    outcome = kind.rules.result(final)
+    result = "*" if outcome is None else outcome.tag()
+    return f"{kind.notation.format_position(final)}\nresult: {result}"
+
+
+@record.command("check")
+@click.argument("file")
+def record_check(file: str) -> None:
+    """Check every turn of FILE; name the first bad one by its number."""
+    rec = _read(file)
+    try:
+        played = records.check(rec)
+    except PbemError as error:
+        _fail(f"{file}: {error}")
+    click.echo(f"ok: {len(played.turns)} turns, result {rec.result}")
+
+
+@record.command("replay")
+@click.argument("file")
+def record_replay(file: str) -> None:
+    """Replay FILE; print the final position and the result."""
+    rec = _read(file)
+    try:
+        played = records.replay(rec)
+    except PbemError as error:
+        _fail(f"{file}: {error}")
+    click.echo(_summary(rec.kind, played))
+
+
+@record.command("convert")
+@click.argument("file")
+@click.option("--to", "fmt", type=click.Choice(["text", "json"]), default="text")
+def record_convert(file: str, fmt: str) -> None:
+    """Print FILE as a canonical text or JSON record."""
+    rec = _read(file)
+    try:
+        click.echo(records.write_json(rec) if fmt == "json" else records.write_text(rec), nl=False)
+    except PbemError as error:
+        _fail(f"{file}: {error}")
