@@ -11,6 +11,7 @@ from engine.errors import GameOverError, IllegalTurnError
 from engine.logger import growth
 from engine.logger.board import (
     CORNERS,
+    LINES,
     MATURE,
     MATURE_TREES,
     NEIGHBOURS,
@@ -25,6 +26,7 @@ from engine.logger.board import (
 from engine.logger.state import Action, Chop, LoggerState, LoggerTurn, Plant, Protest, SetupTurn, Turn
 
 WINNING_SCORE = 10
+GROWING = ("s", "S")
 SPAWN_STAGES = {"seedling": "s", "sapling": "S"}
 
 
@@ -73,14 +75,18 @@ class LoggerGame(Game[LoggerState, Turn]):
     def result(self, state: LoggerState) -> Result | None:
         if state.to_move is not None:
             return None
+        if max(state.scores) < WINNING_SCORE:
+            reason = "no player can change the board any more"
+        else:
+            reason = ""
         best = max(state.scores)
         leaders = [p for p in range(state.players) if state.scores[p] == best]
         if len(leaders) == 1:
-            return Result((leaders[0],), "most points", state.scores)
+            return Result((leaders[0],), reason or "most points", state.scores)
         most = max(state.supplies[p] for p in leaders)
         winners = tuple(p for p in leaders if state.supplies[p] == most)
-        reason = "tie on points, most protesters in supply" if len(winners) == 1 else "tie on points and protesters"
-        return Result(winners, reason, state.scores)
+        tie = "tie on points, most protesters in supply" if len(winners) == 1 else "tie on points and protesters"
+        return Result(winners, f"{reason}; {tie}" if reason else tie, state.scores)
 
     def destinations(self, state: LoggerState, start: int) -> list[int]:
         """Squares the logger on ``start`` can reach in 1 or 2 free steps."""
@@ -218,13 +224,38 @@ class LoggerGame(Game[LoggerState, Turn]):
                 scores[player] += 1
         else:
             raise IllegalTurnError(f"not a Logger action: {action!r}")
-        return LoggerState("".join(board), self._next(state, scores), tuple(scores), tuple(supplies), state.spawn)
+        following = self._next(state, board, scores, supplies)
+        return LoggerState("".join(board), following, tuple(scores), tuple(supplies), state.spawn)
 
-    def _next(self, state: LoggerState, scores: list[int]) -> int | None:
+    def _next(self, state: LoggerState, board: list[str], scores: list[int], supplies: list[int]) -> int | None:
         player = state.to_move
         if player == state.players - 1 and max(scores) >= WINNING_SCORE:
             return None
+        if self.is_dead(board, supplies):
+            return None
         return (player + 1) % state.players
+
+    @staticmethod
+    def is_dead(board: list[str] | str, supplies: list[int] | tuple[int, ...]) -> bool:
+        """True when no player can ever change the board again (ruling 11):
+        every logger is boxed in, has no action, and growth on its rank and
+        file would change nothing."""
+        unprotested = MATURE in board
+        for player, supply in enumerate(supplies):
+            logger = board.index(str(player + 1)) if str(player + 1) in board else None
+            if logger is None:
+                return False
+            if supply and unprotested:
+                return False
+            if any(board[n] in (".", MATURE) for n in NEIGHBOURS[logger]):
+                return False
+            for square in LINES[logger]:
+                piece = board[square]
+                if piece in GROWING:
+                    return False
+                if piece in MATURE_TREES and any(board[n] == "." for n in NEIGHBOURS[square]):
+                    return False
+        return True
 
     # -- explanations --------------------------------------------------
     @staticmethod
