@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from engine.errors import MalformedTurnError, PositionError, TurnError
+from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
 from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
 from engine.logger.board import CORNERS, names, order, parse_square, square_name
 from notation.base import Diagram, GameKind, Notation, Piece
@@ -30,7 +30,7 @@ _RANK = re.compile(r"^[.sSMP1-4]{5}$")
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"cannot read {text!r}: {why}; {_HELP}")
+    return MalformedTurnError(f"{why}; {_HELP}")
 
 
 class LoggerNotation(Notation[LoggerState, Any]):
@@ -52,7 +52,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
             square = parse_square(parts[0]) if len(parts) == 1 else None
             if square is None:
                 raise MalformedTurnError(
-                    f"cannot read {text!r}: in the setup round a turn is the corner for your logger alone, "
+                    "in the setup round a turn is the corner for your logger alone, "
                     f"one of {names(CORNERS)}"
                 )
             return SetupTurn(square)
@@ -102,14 +102,12 @@ class LoggerNotation(Notation[LoggerState, Any]):
 
     def parse_turn(self, state: LoggerState, text: str):
         if state.to_move is None:
-            from engine.errors import GameOverError
-
             raise GameOverError(f"the game is over in position {self.format_position(state)}; no turn can be played")
-        turn = self.read_turn(state, text)
         try:
-            return self.game.canonical(state, turn)
+            return self.game.canonical(state, self.read_turn(state, text))
         except TurnError as error:
-            raise type(error)(f"{text.strip()!r}: {error} (position {self.format_position(state)})") from None
+            written = text.strip() if isinstance(text, str) else text
+            raise type(error)(f"{written!r}: {error} (position {self.format_position(state)})") from None
 
     def format_turn(self, state: LoggerState, turn) -> str:
         if isinstance(turn, SetupTurn):
@@ -222,8 +220,6 @@ def _numbers(text: str, what: str) -> tuple[int, ...]:
 
 
 def _illegal_origin(state: LoggerState, origin: int, start: int, move_to: int):
-    from engine.errors import IllegalTurnError
-
     return IllegalTurnError(
         f"the logger of player {state.to_move + 1} is on {square_name(start)}, not {square_name(origin)}; "
         f"write the move from {square_name(start)}, such as {square_name(start)}-{square_name(move_to)}"

@@ -1,0 +1,190 @@
+"""Logger turn notation and position strings: forgiving input, canonical
+output, and errors that tell malformed, illegal and ambiguous turns apart."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import (
+    AmbiguousTurnError,
+    IllegalTurnError,
+    MalformedTurnError,
+    PbemError,
+    PositionError,
+    TurnError,
+)
+from logger_helpers import NOTATION, RULES, legal, play, position
+
+MID = "....2/.M.S./..M../sMPsS/1..sM 2 3,4 1,2"
+RULING_EXAMPLE = "....2/...../s..../M..../1M... 1 0,0 2,2"
+
+
+@pytest.mark.parametrize(
+    "written,canonical",
+    [
+        ("e5-d5 G P:c5", "e5-d5 G P:c5"),
+        ("E5-D5 g p:C5", "e5-d5 G P:c5"),
+        ("  e5 - d5   G    P : c5 ", "e5-d5 G P:c5"),
+        ("e5-d5 P:c5", "e5-d5 G P:c5"),  # a bare G may be left out
+        ("x:c3,b4", "G X:b4,c3"),  # protests in notation order
+        ("G X:c3", "G X:c3"),
+        ("e5-e5 G X:c3", "G X:c3"),  # moving to where you stand is staying
+    ],
+)
+def test_input_is_forgiving_and_output_canonical(written, canonical):
+    state = position(MID)
+    assert NOTATION.format_turn(state, NOTATION.parse_turn(state, written)) == canonical
+
+
+def test_spawns_are_written_in_their_shortest_form():
+    state = position(RULING_EXAMPLE)
+    # a2>b2 and b1>c1 give the same board: the canonical text names the one choice
+    turn = NOTATION.parse_turn(state, "G:a2>b2,b1>c1 C:a2")
+    assert NOTATION.format_turn(state, turn) == "G:a2>b2 C:a2"
+
+
+def test_every_legal_text_parses_back_to_itself():
+    for text in [MID, RULING_EXAMPLE, "3...4/...../..s../...../1...2 1 0,0,0,0 1,1,1,1"]:
+        state = position(text)
+        for turn in RULES.legal_turns(state):
+            written = NOTATION.format_turn(state, turn)
+            assert NOTATION.parse_turn(state, written) == turn
+            assert NOTATION.parse_turn(state, written.lower()) == turn
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "empty"),
+        ("hello", "'hello' is not a movement, a growth or an action"),
+        ("G e5-d5", "movement 'e5-d5' must come first"),
+        ("C:d4 G", "growth 'G' must come before the action"),
+        ("P:d4 C:d4", "only one action"),
+        ("P:d4,e3", "P: takes one square"),
+        ("X:c3,c3", "names each tree once"),
+        ("e5-f6", "is not a movement"),
+        ("G:c3-c4", "is not a movement, a growth or an action"),
+    ],
+)
+def test_malformed_turns_say_what_is_wrong_and_show_the_form(text, message):
+    with pytest.raises(MalformedTurnError) as error:
+        NOTATION.parse_turn(position(MID), text)
+    assert message in str(error.value)
+    if text:
+        assert "b2-c2 G P:d3" in str(error.value)  # what a turn looks like
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("e5-c4 G", "cannot reach c4; it can move to c5, d5, e3, e4"),
+        ("e5-a1 G", "it can move to"),
+        ("G P:a1", "cannot plant on a1"),
+        ("G C:c3", "cannot chop c3"),
+        ("G X:c2", "c2 is not one. Unprotested mature trees: b2, b4, c3, e1, e2"),
+        ("G", "an action is compulsory here"),
+        ("a1-a2 G", "is on e5, not a1"),
+    ],
+)
+def test_illegal_turns_name_the_position_and_what_would_be_legal(text, message):
+    with pytest.raises(IllegalTurnError) as error:
+        NOTATION.parse_turn(position(MID), text)
+    assert message in str(error.value)
+    assert MID in str(error.value)
+    assert not isinstance(error.value, AmbiguousTurnError)
+
+
+def test_an_unstated_spawn_choice_is_ambiguous_and_lists_the_choices():
+    with pytest.raises(AmbiguousTurnError) as error:
+        NOTATION.parse_turn(position(RULING_EXAMPLE), "C:a2")
+    message = str(error.value)
+    assert "b1 could spawn onto b2, c1" in message
+    assert "G:b1>b2" in message
+    assert RULING_EXAMPLE in message
+
+
+def test_the_three_kinds_of_error_are_told_apart():
+    kinds = {MalformedTurnError, IllegalTurnError, AmbiguousTurnError}
+    assert all(issubclass(k, TurnError) for k in kinds)
+    assert not issubclass(AmbiguousTurnError, MalformedTurnError)
+    assert not issubclass(MalformedTurnError, IllegalTurnError)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "four fields"),
+        ("...../...../..s../...../..... 1 0,0", "four fields"),
+        ("...../...../..x../...../..... 1 0,0 2,2", "five ranks of five"),
+        ("...../...../..s../...../..... 3 0,0 2,2", "1 to 2"),
+        ("...../...../..s../...../..... 1 0 2", "2 to 4 players"),
+        ("...../...../..s../...../..... 1 0,0,0 2,2", "3 scores but 2 supplies"),
+        ("1..1./...../..s../...../..... 1 0,0 2,2", "logger 1 stands on the board 2 times"),
+        ("3..../...../..s../...../..... 1 0,0 2,2", "a logger 3 but only 2 players"),
+        ("...../...../..s../...../..... 1 a,0 2,2", "whole numbers"),
+    ],
+)
+def test_bad_positions_are_refused_with_a_reason(text, message):
+    with pytest.raises(PositionError, match=message):
+        position(text)
+
+
+def test_position_strings_round_trip():
+    for text in [MID, RULING_EXAMPLE, "....2/...../...../...../1.... - 10,0 0,0"]:
+        assert NOTATION.format_position(position(text)) == text
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=40))
+def test_the_turn_parser_returns_a_turn_or_raises_its_own_error(text):
+    for start in (MID, RULING_EXAMPLE, "...../...../..s../...../..... 1 0,0 2,2"):
+        state = position(start)
+        try:
+            turn = NOTATION.parse_turn(state, text)
+        except TurnError:
+            continue
+        assert turn in RULES.legal_turns(state)
+
+
+TOKENS = st.sampled_from(
+    ["a1", "e5", "c3", "b2-c2", "e5-e4", "e5-d5", "G", "G:", "G:a2>b2", "G:b1>c1,a2>b2", "P:d4",
+     "C:a2", "X:c3", "X:b4,c3", "x:", "-", ">", ",", ":", " ", "C:b1", "g", "p:e4", "1", "f6"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(TOKENS, max_size=5))
+def test_near_miss_turns_never_escape_the_error_types(tokens):
+    text = " ".join(tokens)
+    for start in (MID, RULING_EXAMPLE):
+        state = position(start)
+        try:
+            turn = NOTATION.parse_turn(state, text)
+        except TurnError:
+            continue
+        assert turn in RULES.legal_turns(state)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=".sSMP12345-/ ,0123456789x", max_size=45))
+def test_the_position_parser_returns_a_position_or_raises_its_own_error(text):
+    try:
+        state = NOTATION.parse_position(text)
+    except PositionError:
+        return
+    assert NOTATION.parse_position(NOTATION.format_position(state)) == state
+
+
+def perft_fixtures():
+    path = Path(__file__).parent / "fixtures" / "logger_perft.txt"
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            pos, depth, count = (part.strip() for part in line.split(";"))
+            yield pos, int(depth), int(count)
+
+
+@pytest.mark.parametrize("pos,depth,count", list(perft_fixtures()))
+def test_perft(pos, depth, count):
+    assert RULES.count_leaves(position(pos), depth) == count
