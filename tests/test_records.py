@@ -1,0 +1,151 @@
+"""Game records in text and JSON: round trips, replay, and `pbem record`
+naming the first bad turn."""
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from engine.errors import RecordError
+from logger_helpers import NOTATION, RULES
+from notation import record as records
+from pbem.cli import main
+
+
+def random_record(seed: int, players: int) -> records.Record:
+    rng = random.Random(seed)
+    state = RULES.initial_state(players)
+    texts = []
+    while not RULES.is_over(state):
+        turn = rng.choice(RULES.legal_turns(state))
+        texts.append(NOTATION.format_turn(state, turn))
+        state = RULES.apply(state, turn)
+    return records.Record(
+        game="logger",
+        players=[f"Player {i} <p{i}@example.org>" for i in range(1, players + 1)],
+        turns=texts,
+        date="2026.11.23",
+        end_date="2026.12.24",
+        result=RULES.result(state).tag(),
+        tags={"Site": 'pbem "test" server'},
+    ), state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_text_records_round_trip_and_replay_to_the_same_position(players):
+    rec, final = random_record(players, players)
+    text = records.write_text(rec)
+    again = records.read_text(text)
+    assert records.write_text(again) == text
+    assert records.replay(again).final == final
+    assert again.players == rec.players
+    assert again.tags["Site"] == 'pbem "test" server'
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_json_records_round_trip(players):
+    rec, final = random_record(10 + players, players)
+    data = json.loads(records.write_json(rec))
+    assert data["game"] == "logger"
+    assert data["turns"][0] == {"round": 1, "player": 1, "turn": rec.turns[0]}
+    assert data["final_position"] == NOTATION.format_position(final)
+    again = records.read_json(records.write_json(rec))
+    assert records.write_json(again) == records.write_json(rec)
+    assert records.write_text(again) == records.write_text(rec)
+
+
+def test_text_layout_is_one_round_per_line():
+    rec = records.Record("logger", ["Ann", "Bob"], ["a1", "e5", "a1-a3 G P:b3", "e5-c5 G P:d5"], date="2026.11.23")
+    assert records.write_text(rec) == (
+        '[Game "logger"]\n'
+        '[Options "spawn=seedling"]\n'
+        '[Player1 "Ann"]\n'
+        '[Player2 "Bob"]\n'
+        '[Date "2026.11.23"]\n'
+        '[Result "*"]\n'
+        "\n"
+        "1. a1 | e5\n"
+        "2. a1-a3 G P:b3 | e5-c5 G P:d5\n"
+        "*\n"
+    )
+
+
+def test_writing_canonicalises_forgiving_input():
+    rec = records.Record("logger", ["Ann", "Bob"], ["A1", "e5", "a1 - a3 p:b3"])
+    assert "2. a1-a3 G P:b3\n" in records.write_text(rec)
+
+
+def test_a_record_from_a_start_position_keeps_it():
+    start = "....2/...../...../...../1MMsM 1 0,0 2,2"
+    rec = records.Record("logger", ["Ann", "Bob"], ["C:b1"], start=start)
+    text = records.write_text(rec)
+    assert f'[Start "{start}"]' in text
+    assert NOTATION.format_position(records.replay(records.read_text(text)).final) == "....2/...../...../.ss.s/1..SM 2 2,0 2,2"
+
+
+def write(tmp_path, text, name="game.pgn"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_record_check_accepts_a_good_record(tmp_path):
+    rec, _ = random_record(3, 3)
+    result = CliRunner().invoke(main, ["record", "check", write(tmp_path, records.write_text(rec))])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"ok: {len(rec.turns)} turns")
+
+
+def test_record_check_names_the_first_bad_turn(tmp_path):
+    text = '[Game "logger"]\n[Player1 "Ann"]\n[Player2 "Bob"]\n\n1. a1 | e5\n2. a1-a3 G P:b3 | e5-e1 G\n*\n'
+    result = CliRunner().invoke(main, ["record", "check", write(tmp_path, text)])
+    assert result.exit_code == 1
+    assert "turn 4 (round 2, player 2) 'e5-e1 G'" in result.stderr
+    assert "cannot reach e1" in result.stderr
+
+
+def test_record_check_catches_a_wrong_result(tmp_path):
+    rec, _ = random_record(5, 2)
+    winner = rec.result
+    rec.result = "2" if winner == "1" else "1"
+    text = records.write_text(rec)
+    result = CliRunner().invoke(main, ["record", "check", write(tmp_path, text)])
+    assert result.exit_code == 1
+    assert "Result tag says" in result.stderr
+
+
+def test_record_replay_prints_the_final_position_and_result(tmp_path):
+    rec, final = random_record(8, 2)
+    result = CliRunner().invoke(main, ["record", "replay", write(tmp_path, records.write_json(rec), "game.json")])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"{NOTATION.format_position(final)}\nresult: {rec.result}\n"
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "no Game tag"),
+        ('[Game "chess"]\n[Player1 "a"]\n', "unknown game 'chess'"),
+        ('[Game "logger"]\n', "names no players"),
+        ('[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n\n1. a1 | e5\n3. a1-a2 G P:b2\n', "round 2 was expected"),
+        ('[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n\nwhat is this\n', "expected a round"),
+        ('[Game "logger"\n', "a tag pair looks like"),
+        ('[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n[Result "1"]\n\n1. a1 | e5\n2\n', "differ"),
+    ],
+)
+def test_bad_records_are_refused_with_the_line(text, message):
+    with pytest.raises(RecordError, match=message):
+        records.read_text(text)
+
+
+def test_bad_json_records_are_refused():
+    for text, message in [("{", "not valid JSON"), ('{"game": "logger", "players": [1]}', "list of names")]:
+        with pytest.raises(RecordError, match=message):
+            records.read_json(text)
+
+
+def test_record_cli_reports_unreadable_files(tmp_path):
+    result = CliRunner().invoke(main, ["record", "check", str(tmp_path / "missing.pgn")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: cannot read")
