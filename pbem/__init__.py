@@ -1,2 +1,30 @@
 """The pbem server: Flask app, models, services, web pages, JSON API,
-scheduler and command line."""
+scheduler and command line.
+
+``create_app`` is the application factory (``gunicorn 'pbem:create_app()'``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app, configured from the instance folder and the
+    environment (or from ``test_config`` alone, for tests)."""
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    from pbem import config, db
+
+    config.load(app, test_config)
+    db.init_app(app)
+
+    from pbem import api, web
+
+    web.init_app(app)
+    api.init_app(app)
+    return app

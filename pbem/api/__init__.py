@@ -1,0 +1,12 @@
+"""The JSON API under ``/api/v1/``: bearer-token auth, marshmallow schemas,
+JSON errors, and the OpenAPI document."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from pbem.api.routes import bp
+
+    app.register_blueprint(bp)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the pbem schema (``pbem.db.migrate`` runs them)."""

@@ -1,0 +1,28 @@
+"""Alembic environment: runs the migrations on the engine ``pbem.db`` hands
+over in ``config.attributes["engine"]`` (or on ``sqlalchemy.url``)."""
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from pbem import models  # noqa: F401  (fills the metadata)
+from sqlmodel import SQLModel
+
+config = context.config
+target_metadata = SQLModel.metadata
+
+
+def run() -> None:
+    engine = config.attributes.get("engine") or create_engine(config.get_main_option("sqlalchemy.url"))
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection,
+            target_metadata=target_metadata,
+            render_as_batch=connection.dialect.name == "sqlite",
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+if context.is_offline_mode():
+    raise SystemExit("pbem migrations run online only")
+run()

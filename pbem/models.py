@@ -1,0 +1,146 @@
+"""The stored tables: players, games, seats (invitations), turns, tokens
+and the mail outbox.  Times are aware UTC datetimes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+from sqlalchemy import JSON, Column, DateTime, Text, TypeDecorator, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class UTCTime(TypeDecorator):
+    """A point in time: stored in UTC, read back as an aware UTC datetime
+    (SQLite keeps no zone, PostgreSQL uses timestamptz)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+# game status values
+INVITING = "inviting"  # waiting for invited players to accept
+ACTIVE = "active"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+CANCELLED = "cancelled"  # an invitation was declined before the start
+OPEN_STATUSES = (INVITING, ACTIVE)
+
+# seat status values
+INVITED = "invited"
+ACCEPTED = "accepted"
+DECLINED = "declined"
+
+SOURCES = ("web", "api", "email", "cli")
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "players"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    email: str = Field(max_length=320, unique=True, index=True)
+    name: str = Field(default="", max_length=80)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.email.split("@", 1)[0]
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "games"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=40)  # the game's registry name
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=INVITING, max_length=16, index=True)
+    random_order: bool = False  # shuffle the seats at the start
+    position: Optional[str] = Field(default=None, sa_column=Column(Text))  # notation's position string
+    ply: int = 0  # turns played so far
+    hours_per_turn: Optional[int] = None
+    deadline: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+    creator_id: int = Field(foreign_key="players.id")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+    started_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+    finished_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+    result: str = Field(default="*", max_length=40)  # record Result tag
+    termination: Optional[str] = Field(default=None, max_length=200)
+    draw_offer: Optional[str] = Field(default=None, max_length=100)  # comma list of seats agreeing
+
+
+class Seat(SQLModel, table=True):
+    """A player's place in a game; also the invitation."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    number: int  # 0-based turn order
+    status: str = Field(default=INVITED, max_length=16)
+    invited_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+    answered_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+
+
+class Turn(SQLModel, table=True):
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "ply"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    ply: int  # 1 for the first turn
+    seat: int
+    player_id: int = Field(foreign_key="players.id")
+    text: str = Field(sa_column=Column(Text, nullable=False))  # as written
+    canonical: str = Field(sa_column=Column(Text, nullable=False))
+    position: str = Field(sa_column=Column(Text, nullable=False))  # after the turn
+    source: str = Field(max_length=8)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+
+
+class ApiToken(SQLModel, table=True):
+    __tablename__ = "api_tokens"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    digest: str = Field(max_length=64, unique=True)  # sha256 of the token
+    label: str = Field(default="", max_length=80)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+    last_used_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+
+
+class OutboxMessage(SQLModel, table=True):
+    """Mail to send.  The mail issue's sender picks these up; until then the
+    embedded default shows them at /dev/mail."""
+
+    __tablename__ = "outbox"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    to_addr: str = Field(max_length=320, index=True)
+    subject: str = Field(max_length=300)
+    body: str = Field(sa_column=Column(Text, nullable=False))
+    html: Optional[str] = Field(default=None, sa_column=Column(Text))
+    game_id: Optional[int] = Field(default=None, foreign_key="games.id")
+    ply: Optional[int] = None  # the position a diagram attachment shows
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+    sent_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)

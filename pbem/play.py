@@ -1,0 +1,86 @@
+"""Stored games seen through the one game interface: a game's kind, its
+state, seats and players.  Never names a particular game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, select
+
+from notation import registry
+from notation.base import GameKind
+from pbem.models import Game, Player, Seat, Turn
+from pbem.services.errors import Forbidden, NotFound
+
+
+def kind_of(game: Game) -> GameKind:
+    return registry.get(game.kind)
+
+
+def title_of(game: Game) -> str:
+    kind = kind_of(game)
+    return kind.rules.title or kind.name
+
+
+def state_of(game: Game, position: str | None = None) -> Any:
+    """The game's state (or the state of ``position``), or None before the
+    start."""
+    text = position if position is not None else game.position
+    if text is None:
+        return None
+    return kind_of(game).notation.parse_position(text, game.options)
+
+
+def seats_of(session: Session, game: Game) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.number)))
+
+
+def seated_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:
+    rows = session.exec(
+        select(Seat, Player).where(Seat.game_id == game.id, Seat.player_id == Player.id).order_by(Seat.number)
+    )
+    return [(seat, player) for seat, player in rows]
+
+
+def seat_of(session: Session, game: Game, player: Player) -> Seat | None:
+    return session.exec(select(Seat).where(Seat.game_id == game.id, Seat.player_id == player.id)).first()
+
+
+def load_game(session: Session, game_id: Any) -> Game:
+    """The game with this id; ``NotFound`` naming the id otherwise."""
+    try:
+        number = int(game_id)
+    except (TypeError, ValueError):
+        raise NotFound(f"there is no game {game_id!r}; games are numbered 1, 2, 3...") from None
+    game = session.get(Game, number) if 0 < number < 2**31 else None
+    if game is None:
+        raise NotFound(f"there is no game {number}")
+    return game
+
+
+def game_for_player(session: Session, game_id: Any, player: Player) -> tuple[Game, Seat]:
+    """The game and the player's seat in it; ``NotFound`` or ``Forbidden``."""
+    game = load_game(session, game_id)
+    seat = seat_of(session, game, player)
+    if seat is None:
+        raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
+    return game, seat
+
+
+def turns_of(session: Session, game: Game) -> list[Turn]:
+    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.ply)))
+
+
+def to_move(game: Game) -> int | None:
+    """The 0-based seat to move, or None when nobody is."""
+    state = state_of(game)
+    if state is None or game.status != "active":
+        return None
+    return kind_of(game).rules.to_move(state)
+
+
+def games_of(session: Session, player: Player) -> list[tuple[Game, Seat]]:
+    rows = session.exec(
+        select(Game, Seat).where(Seat.game_id == Game.id, Seat.player_id == player.id).order_by(Game.id.desc())
+    )
+    return [(game, seat) for game, seat in rows]

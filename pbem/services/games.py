@@ -1,0 +1,280 @@
+"""The game lifecycle: create with invitations, accept or decline, start
+when everyone has joined, resign, offer and accept a draw, abandon.
+
+These change a game's status, never its position; turns go through
+``pbem.services.turns``.  Each status change is a conditional UPDATE on the
+status the caller saw, so it cannot overwrite a change that raced it.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any, Iterable
+
+from sqlalchemy import update
+from sqlmodel import Session
+
+from engine.errors import PbemError
+from notation import registry
+from pbem.models import (
+    ABANDONED,
+    ACCEPTED,
+    ACTIVE,
+    CANCELLED,
+    DECLINED,
+    FINISHED,
+    INVITED,
+    INVITING,
+    OPEN_STATUSES,
+    Game,
+    Player,
+    Seat,
+    utcnow,
+)
+from pbem.play import game_for_player, kind_of, seated_players, seats_of
+from pbem.services import notify
+from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
+from pbem.services.errors import BadInput, Conflict, GameNotActive
+
+MAX_HOURS = 24 * 365
+
+
+def create_game(
+    session: Session,
+    creator: Player,
+    kind_name: Any,
+    emails: Iterable[Any],
+    options: Any = None,
+    random_order: bool = False,
+    hours_per_turn: Any = None,
+) -> Game:
+    """Create a game of ``kind_name`` for the players at ``emails`` in turn
+    order (the creator is put first when not listed), invite the others and
+    mail them; commits.  ``BadInput`` names any bad argument."""
+    try:
+        kind = registry.get(kind_name) if isinstance(kind_name, str) else None
+        if kind is None:
+            raise BadInput(f"the game type is one of: {', '.join(registry.names())}")
+        if options is not None and not isinstance(options, dict):
+            raise BadInput("options are name=value pairs, such as {\"spawn\": \"seedling\"}")
+        normalized = kind.rules.normalize_options(options or {})
+    except PbemError as error:
+        raise BadInput(str(error)) from None
+    if isinstance(emails, (str, bytes)) or not isinstance(emails, Iterable):
+        raise BadInput("players are a list of email addresses in turn order")
+    addresses = [normalize_email(e) for e in emails]
+    if creator.email not in addresses:
+        addresses.insert(0, creator.email)
+    duplicates = sorted({a for a in addresses if addresses.count(a) > 1})
+    if duplicates:
+        raise BadInput(f"each player is listed once; {', '.join(duplicates)} appears more than once")
+    try:
+        kind.rules.check_players(len(addresses))
+    except PbemError as error:
+        raise BadInput(f"{error} (you included)") from None
+    if hours_per_turn in ("", None):
+        hours = None
+    elif isinstance(hours_per_turn, int) and not isinstance(hours_per_turn, bool) and 1 <= hours_per_turn <= MAX_HOURS:
+        hours = hours_per_turn
+    else:
+        raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
+    game = Game(
+        kind=kind.name,
+        options=normalized,
+        status=INVITING,
+        random_order=bool(random_order),
+        hours_per_turn=hours,
+        creator_id=creator.id,
+    )
+    session.add(game)
+    session.flush()
+    invitees = []
+    for number, address in enumerate(addresses):
+        player = creator if address == creator.email else player_for_email(session, address)
+        is_creator = player.id == creator.id
+        session.add(
+            Seat(
+                game_id=game.id,
+                player_id=player.id,
+                number=number,
+                status=ACCEPTED if is_creator else INVITED,
+                answered_at=utcnow() if is_creator else None,
+            )
+        )
+        if not is_creator:
+            invitees.append(player)
+    session.flush()
+    for player in invitees:
+        notify.invitation(session, game, creator, player, sign_in_link(player.email, f"/games/{game.id}"))
+    session.commit()
+    return game
+
+
+def _require_status(game: Game, *statuses: str, doing: str) -> None:
+    if game.status not in statuses:
+        raise GameNotActive(f"game {game.id} is {game.status}, so you cannot {doing}")
+
+
+def _claim(session: Session, game: Game, seen_status: str, **values: Any) -> None:
+    """Change the game row only if its status is still ``seen_status``."""
+    result = session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.status == seen_status)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        session.rollback()
+        raise Conflict(f"game {game.id} changed while you were looking; reload it and try again")
+    session.expire(game)
+
+
+def accept(session: Session, game_id: Any, player: Player) -> Game:
+    """Accept an invitation; the game starts when everyone has."""
+    try:
+        game, seat = game_for_player(session, game_id, player)
+        _require_status(game, INVITING, doing="accept an invitation to it")
+        if seat.status == ACCEPTED:
+            raise Conflict(f"you have already accepted game {game.id}; it starts when everyone has")
+        seat.status, seat.answered_at = ACCEPTED, utcnow()
+        session.add(seat)
+        session.flush()
+        if all(s.status == ACCEPTED for s in seats_of(session, game)):
+            _start(session, game)
+        session.commit()
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def decline(session: Session, game_id: Any, player: Player) -> Game:
+    """Decline an invitation; the game is cancelled."""
+    try:
+        game, seat = game_for_player(session, game_id, player)
+        _require_status(game, INVITING, doing="decline it")
+        if seat.status == ACCEPTED and game.creator_id == player.id:
+            raise Conflict("you created this game; abandon it instead of declining")
+        seat.status, seat.answered_at = DECLINED, utcnow()
+        session.add(seat)
+        _claim(session, game, INVITING, status=CANCELLED, finished_at=utcnow(),
+               termination=f"{player.display_name} declined the invitation")
+        notify.declined(session, game, player)
+        session.commit()
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _start(session: Session, game: Game) -> None:
+    kind = kind_of(game)
+    seats = seats_of(session, game)
+    if game.random_order:
+        numbers = list(range(len(seats)))
+        random.SystemRandom().shuffle(numbers)
+        for seat in seats:  # park the numbers out of the way, then set them
+            seat.number += 1000
+            session.add(seat)
+        session.flush()
+        for seat, number in zip(seats, numbers):
+            seat.number = number
+            session.add(seat)
+        session.flush()
+    state = kind.rules.initial_state(len(seats), game.options)
+    now = utcnow()
+    _claim(
+        session,
+        game,
+        INVITING,
+        status=ACTIVE,
+        position=kind.notation.format_position(state),
+        ply=0,
+        started_at=now,
+        deadline=now + timedelta(hours=game.hours_per_turn) if game.hours_per_turn else None,
+    )
+    notify.position(session, game, "Everyone has accepted: the game has started.")
+
+
+def _finish(session: Session, game: Game, result: str, termination: str, status: str = FINISHED) -> None:
+    seen = game.status
+    _claim(session, game, seen, status=status, result=result, termination=termination,
+           finished_at=utcnow(), deadline=None, draw_offer=None)
+    notify.ended(session, game, termination)
+
+
+def resign(session: Session, game_id: Any, player: Player) -> Game:
+    """Resign: the other players share the result (the winner, with two)."""
+    try:
+        game, seat = game_for_player(session, game_id, player)
+        _require_status(game, ACTIVE, doing="resign")
+        label = kind_of(game).notation.player_label
+        others = [s.number for s in seats_of(session, game) if s.number != seat.number]
+        result = "=".join(label(n) for n in others)
+        _finish(session, game, result, f"player {label(seat.number)} ({player.display_name}) resigned")
+        session.commit()
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def _agreeing(game: Game) -> set[int]:
+    return {int(n) for n in (game.draw_offer or "").split(",") if n.strip().isdigit()}
+
+
+def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
+    """Offer a draw, or agree to one on offer; when every player agrees the
+    game ends drawn.  A turn played withdraws the offer."""
+    try:
+        game, seat = game_for_player(session, game_id, player)
+        _require_status(game, ACTIVE, doing="offer a draw")
+        agreeing = _agreeing(game)
+        if seat.number in agreeing:
+            raise Conflict("you have already offered or agreed to a draw; the other players must agree")
+        agreeing.add(seat.number)
+        seats = seats_of(session, game)
+        label = kind_of(game).notation.player_label
+        if len(agreeing) == len(seats):
+            result = "=".join(label(s.number) for s in seats)
+            _finish(session, game, result, "drawn by agreement")
+        else:
+            _claim(session, game, ACTIVE, draw_offer=",".join(str(n) for n in sorted(agreeing)))
+            for other_seat, other in seated_players(session, game):
+                if other_seat.number not in agreeing:
+                    notify._send(session, other, game, "draw offered",
+                                 [f"{player.display_name} offers a draw. Agree to it on the game page."])
+        session.commit()
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
+    """Agree to the draw on offer; ``Conflict`` when there is none."""
+    game, _seat = game_for_player(session, game_id, player)
+    if game.status == ACTIVE and not _agreeing(game):
+        raise Conflict(f"nobody has offered a draw in game {game.id}; you may offer one")
+    return offer_draw(session, game_id, player)
+
+
+def abandon(session: Session, game_id: Any, player: Player) -> Game:
+    """Abandon a game that is not over: it ends without a result."""
+    try:
+        game, _seat = game_for_player(session, game_id, player)
+        _require_status(game, *OPEN_STATUSES, doing="abandon it")
+        _finish(session, game, "*", f"abandoned by {player.display_name}", status=ABANDONED)
+        session.commit()
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def seat_statuses(session: Session, game: Game) -> list[tuple[Seat, Player]]:
+    return seated_players(session, game)
+
+
+__all__ = ["create_game", "accept", "decline", "resign", "offer_draw", "accept_draw", "abandon", "DECLINED"]

@@ -1,0 +1,72 @@
+"""The mail each game event sends: the words, the diagram and the link.
+Called by the services inside their transaction."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from pbem import links
+from pbem.models import Game, Player
+from pbem.play import kind_of, seated_players, state_of, title_of
+from pbem.services import outbox
+
+
+def _game_link(game: Game) -> str:
+    return links.external(f"/games/{game.id}")
+
+
+def _board(game: Game) -> str:
+    state = state_of(game)
+    return kind_of(game).notation.text_diagram(state) if state is not None else ""
+
+
+def _send(session: Session, player: Player, game: Game, subject: str, lines: list[str]) -> None:
+    body = "\n".join(lines + ["", f"The game: {_game_link(game)}", ""])
+    outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id, ply=game.ply)
+
+
+def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:
+    names = ", ".join(p.display_name for _, p in seated_players(session, game))
+    _send(
+        session,
+        invitee,
+        game,
+        f"{creator.display_name} invites you",
+        [
+            f"{creator.display_name} ({creator.email}) invites you to a game of {title_of(game)}.",
+            f"Players: {names}.",
+            "",
+            f"Accept or decline here (this link signs you in): {sign_in_link}",
+        ],
+    )
+
+
+def declined(session: Session, game: Game, decliner: Player) -> None:
+    for _, player in seated_players(session, game):
+        if player.id != decliner.id:
+            _send(session, player, game, "cancelled", [f"{decliner.display_name} declined, so the game will not start."])
+
+
+def position(session: Session, game: Game, headline: str) -> None:
+    """After the start or a turn: the player to move gets 'your turn', the
+    others the new position; everyone hears when the game is over."""
+    kind = kind_of(game)
+    state = state_of(game)
+    mover = kind.rules.to_move(state) if state is not None and game.status == "active" else None
+    board = _board(game)
+    for seat, player in seated_players(session, game):
+        if game.status != "active":
+            subject, lead = f"game over ({game.result})", game.termination or "The game is over."
+        elif seat.number == mover:
+            subject, lead = "your turn", f"It is your turn (player {seat.number + 1}), turn {game.ply + 1}."
+        else:
+            continue
+        lines = [headline, lead, "", board]
+        if game.deadline and mover is not None:
+            lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
+        _send(session, player, game, subject, lines)
+
+
+def ended(session: Session, game: Game, headline: str) -> None:
+    for _, player in seated_players(session, game):
+        _send(session, player, game, f"{game.status} ({game.result})", [headline, "", _board(game)])

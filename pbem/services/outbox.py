@@ -1,0 +1,35 @@
+"""Mail waiting to be sent.  Services queue messages here inside their own
+transaction, so a message exists exactly when the change it reports does.
+The mail issue's sender sends and marks them; the embedded default shows them
+at /dev/mail."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from pbem.models import OutboxMessage
+
+
+def queue(
+    session: Session,
+    to: str,
+    subject: str,
+    body: str,
+    *,
+    html: str | None = None,
+    game_id: int | None = None,
+    ply: int | None = None,
+) -> OutboxMessage:
+    """Add a message to the outbox (committed with the caller's transaction)."""
+    message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply)
+    session.add(message)
+    return message
+
+
+def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:
+    return list(session.exec(select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)))
+
+
+def unsent(session: Session) -> list[OutboxMessage]:
+    """Messages not yet sent, oldest first: the mail sender's work list."""
+    return list(session.exec(select(OutboxMessage).where(OutboxMessage.sent_at.is_(None)).order_by(OutboxMessage.id)))

@@ -1,0 +1,146 @@
+"""The one turn submission service.  Web pages, the JSON API, mail and the
+command line all submit turns through ``submit_turn``; nothing else changes a
+game's position.
+
+A submission names the ply (turns played so far) the player saw.  The game
+row is advanced with a conditional ``UPDATE ... WHERE ply = :seen AND status
+= 'active'``, so of racing submissions for the same turn exactly one matches
+a row and is applied; the others are told the game has moved on.  This holds
+on SQLite (writes are serialised) and on PostgreSQL (a second UPDATE waits for
+the first to commit, then re-checks its WHERE clause against the new row).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session
+
+from engine.errors import PbemError
+from pbem.models import ACTIVE, FINISHED, SOURCES, Game, Player, Turn, utcnow
+from pbem.play import game_for_player, kind_of, state_of
+from pbem.services import notify
+from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a turn would do: its canonical text and the position after it."""
+
+    text: str
+    canonical: str
+    position: str
+    state: Any
+
+
+@dataclass(frozen=True)
+class Submitted:
+    game: Game
+    turn: Turn
+
+
+def moved_on(game: Game, seen_ply: int) -> GameMovedOn:
+    return GameMovedOn(
+        f"game {game.id} has moved on: you saw it after {seen_ply} turns, but {game.ply} have been played now; "
+        "look at the new position and send your turn again"
+    )
+
+
+def _check_ply(seen_ply: Any) -> int:
+    if isinstance(seen_ply, bool) or not isinstance(seen_ply, int) or seen_ply < 0:
+        raise BadInput(f"the ply is the number of turns played when you looked, a whole number such as 0; not {seen_ply!r}")
+    return seen_ply
+
+
+def preview_turn(session: Session, game_id: Any, player: Player, text: Any) -> Preview:
+    """Parse, check and apply ``text`` for ``player`` without storing
+    anything; raise a ``ServiceError`` naming what is wrong."""
+    game, seat = game_for_player(session, game_id, player)
+    return _play(game, seat.number, text)
+
+
+def _play(game: Game, seat_number: int, text: Any) -> Preview:
+    if game.status != ACTIVE:
+        raise GameNotActive(f"game {game.id} is {game.status}; no more turns can be played")
+    if not isinstance(text, str):
+        raise BadTurn(f"a turn is text, such as {_example(game)!r}")
+    kind = kind_of(game)
+    state = state_of(game)
+    mover = kind.rules.to_move(state)
+    if mover != seat_number:
+        who = "nobody" if mover is None else f"player {kind.notation.player_label(mover)}"
+        raise NotYourTurn(
+            f"it is not your turn in game {game.id}: {who} is to move, and you are player "
+            f"{kind.notation.player_label(seat_number)}"
+        )
+    try:
+        turn = kind.notation.parse_turn(state, text)
+        canonical = kind.notation.format_turn(state, turn)
+        after = kind.rules.apply(state, turn)
+    except PbemError as error:
+        raise BadTurn(str(error)) from None
+    return Preview(text, canonical, kind.notation.format_position(after), after)
+
+
+def _example(game: Game) -> str:
+    examples = kind_of(game).notation.turn_examples
+    return examples[0] if examples else "..."
+
+
+def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str) -> Submitted:
+    """Check and apply ``player``'s turn ``text`` in game ``game_id``, as
+    seen at ``seen_ply``; store it, advance the game and queue the mail, all
+    in one transaction, which this commits.  Raises a ``ServiceError``
+    (``GameMovedOn`` when another turn got there first) and changes nothing
+    on any error."""
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
+    try:
+        seen = _check_ply(seen_ply)
+        game, seat = game_for_player(session, game_id, player)
+        if game.status == ACTIVE and seen != game.ply:
+            raise moved_on(game, seen)
+        played = _play(game, seat.number, text)
+        kind = kind_of(game)
+        now = utcnow()
+        values: dict[str, Any] = {"position": played.position, "ply": seen + 1, "draw_offer": None}
+        if game.hours_per_turn:
+            values["deadline"] = now + timedelta(hours=game.hours_per_turn)
+        if kind.rules.is_over(played.state):
+            outcome = kind.rules.result(played.state)
+            values.update(status=FINISHED, finished_at=now, deadline=None, result=outcome.tag() if outcome else "=")
+            values["termination"] = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
+        claimed = session.execute(
+            update(Game)
+            .where(Game.id == game.id, Game.ply == seen, Game.status == ACTIVE)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if claimed.rowcount != 1:
+            session.rollback()
+            session.refresh(game)
+            raise moved_on(game, seen)
+        turn = Turn(
+            game_id=game.id,
+            ply=seen + 1,
+            seat=seat.number,
+            player_id=player.id,
+            text=text,
+            canonical=played.canonical,
+            position=played.position,
+            source=source,
+            created_at=now,
+        )
+        session.add(turn)
+        for key, value in values.items():  # the row already holds these
+            set_committed_value(game, key, value)
+        notify.position(session, game, f"{player.display_name} played {played.canonical}.")
+        session.commit()
+        return Submitted(game, turn)
+    except BaseException:
+        session.rollback()
+        raise
