@@ -1,1 +1,20 @@
-"""Email in and out: parsing, composing, SMTP/LMTP/IMAP.  No Flask."""
+"""Email in and out for pbem: parsing, composing, SMTP/LMTP/IMAP.  No Flask.
+
+The package is a library the server calls; it never touches the database.
+
+* :mod:`mail.receive` -- LMTP/SMTP listeners and pipe delivery that hand the raw
+  message to a ``store`` callback before answering 250; :func:`message_key`.
+* :mod:`mail.imap` -- IMAP polling, resuming by UID.
+* :mod:`mail.inbound` -- parse a raw message into sender, tokens, threading
+  headers and command lines; :func:`should_not_reply` (loop/auto-reply guard).
+* :mod:`mail.body` -- the text a person wrote (charsets, HTML, quotes, signatures).
+* :mod:`mail.commands` -- the command language of mail to the robot.
+* :mod:`mail.tokens` -- signed ``play+<token>@<domain>`` reply addresses.
+* :mod:`mail.compose` -- notifications and replies as ``EmailMessage``.
+* :mod:`mail.send` -- SMTP sender, ``.eml`` folder sink, and the outbox drain loop.
+
+See ``docs/mail.md`` for the design and the command syntax.
+"""
+from mail.errors import MailError
+
+__all__ = ["MailError"]

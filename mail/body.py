@@ -1,0 +1,196 @@
+"""What a person wrote: the text of a message without quotes and signatures.
+
+Steps, each tolerant of broken input:
+
+1. :func:`decode_part` turns a MIME part's payload (base64, quoted-printable,
+   8bit) into ``str`` using the declared charset, repairing the common lies
+   (UTF-8 declared as Latin-1 and the reverse, unknown charset names) and
+   guessing with ``charset-normalizer`` when nothing fits.
+2. :func:`html_to_text` drops quoted blocks that mail clients mark in HTML
+   (``<blockquote>``, Gmail's ``gmail_quote``, Outlook's ``divRplyFwdMsg``,
+   Thunderbird's ``moz-cite-prefix``, signatures) with ``lxml`` and renders the
+   rest with ``inscriptis``.
+3. :func:`reply_text` keeps the newest reply with ``mail-parser-reply``
+   (headers like "On ... wrote:", "-----Original Message-----", Outlook's
+   "From: ... Sent: ...", signatures like "-- " and "Sent from my iPhone")
+   and then drops any remaining ``>``-quoted lines, so bottom-posted replies
+   work too.
+"""
+from __future__ import annotations
+
+import codecs
+import html as html_module
+import re
+from email.message import Message
+
+from mailparser_reply import EmailReplyParser
+
+#: Text longer than this is cut before reply parsing (commands come first).
+MAX_TEXT = 64 * 1024
+#: Languages whose reply headers ("On ... wrote:", "Am ... schrieb:") we know.
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs"]
+_LATIN1_NAMES = {"iso-8859-1", "latin-1", "latin1", "iso8859-1", "us-ascii", "ascii", "cp1252", "windows-1252"}
+
+
+def _decode_bytes(data: bytes, declared: str | None) -> str:
+    """Decode *data* whose declared charset may be missing, unknown or wrong."""
+    if not data:
+        return ""
+    charset = (declared or "").strip().strip('"').lower() or None
+    if charset:
+        try:
+            codecs.lookup(charset)
+        except LookupError:
+            charset = None
+    if charset in _LATIN1_NAMES or charset is None:
+        # Mail declared as Latin-1/ASCII (or not at all) is often really UTF-8.
+        try:
+            text = data.decode("utf-8")
+            return text
+        except UnicodeDecodeError:
+            pass
+    if charset:
+        try:
+            return data.decode("cp1252" if charset in {"iso-8859-1", "latin-1", "latin1", "iso8859-1", "us-ascii", "ascii"} else charset)
+        except (UnicodeDecodeError, LookupError):
+            pass
+    try:
+        from charset_normalizer import from_bytes
+
+        best = from_bytes(data[:MAX_TEXT]).best()
+        if best is not None and best.encoding:
+            return data.decode(best.encoding, errors="replace")
+    except Exception:  # noqa: BLE001 - a guess that fails just falls through
+        pass
+    return data.decode("cp1252", errors="replace") if not charset else data.decode("latin-1")
+
+
+def decode_part(part: Message) -> str:
+    """Return the decoded text of a non-multipart MIME part ('' if it has none)."""
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:  # noqa: BLE001 - broken transfer encoding
+        payload = None
+    if payload is None:
+        raw = part.get_payload()
+        if isinstance(raw, str):
+            payload = raw.encode("utf-8", "surrogateescape")
+        else:
+            return ""
+    if not isinstance(payload, bytes):
+        return ""
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001
+        charset = None
+    text = _decode_bytes(payload, charset)
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+
+
+_QUOTE_XPATH = (
+    "//blockquote"
+    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' gmail_quote ')]"
+    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' gmail_signature ')]"
+    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' moz-cite-prefix ')]"
+    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' moz-signature ')]"
+    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' yahoo_quoted ')]"
+    " | //*[@id='appendonsend'] | //script | //style | //head"
+)
+
+
+def _strip_html_quotes(root) -> None:  # noqa: ANN001 - lxml element
+    # Outlook: the reply header block and everything after it on its level.
+    for marker in root.xpath("//*[@id='divRplyFwdMsg'] | //*[@id='x_divRplyFwdMsg']"):
+        parent = marker.getparent()
+        if parent is None:
+            continue
+        previous = marker.getprevious()
+        if previous is not None and previous.tag == "hr":
+            parent.remove(previous)
+        for sibling in list(marker.itersiblings()):
+            parent.remove(sibling)
+        parent.remove(marker)
+    for element in root.xpath(_QUOTE_XPATH):
+        parent = element.getparent()
+        if parent is not None:
+            tail = element.tail
+            parent.remove(element)
+            if tail and tail.strip():
+                # Keep text that followed the removed element (bottom-posting).
+                previous = parent[-1] if len(parent) else None
+                if previous is not None and previous.tail is None:
+                    previous.tail = tail
+                elif parent.text is None:
+                    parent.text = tail
+                else:
+                    parent.text += "\n" + tail
+
+
+def _fallback_html_to_text(html: str) -> str:
+    text = re.sub(r"(?is)<(script|style|head)\b.*?</\1\s*>", " ", html)
+    text = re.sub(r"(?i)<\s*(br|/p|/div|/li|/tr|/h\d)\b[^>]*>", "\n", text)
+    text = re.sub(r"<[^>]*>", "", text)
+    return html_module.unescape(text)
+
+
+def html_to_text(html: str) -> str:
+    """Render an HTML body as plain text, without the parts marked as quotes."""
+    if not html or not html.strip():
+        return ""
+    html = html[: MAX_TEXT * 4]
+    try:
+        import lxml.html
+        from inscriptis.html_engine import Inscriptis
+        from inscriptis.model.config import ParserConfig
+
+        html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)
+        root = lxml.html.document_fromstring(html)
+        _strip_html_quotes(root)
+        text = Inscriptis(root, ParserConfig(display_links=False, display_images=False)).get_text()
+    except Exception:  # noqa: BLE001 - lxml refuses some garbage; fall back
+        text = _fallback_html_to_text(html)
+    return text.replace("\xa0", " ")
+
+
+_QUOTED_LINE = re.compile(r"^\s*>")
+_SIGNATURE_SEP = re.compile(r"^-- ?$")
+_LATE_HEADERS = re.compile(
+    r"^\s*(?:-{2,}\s*(?:Original|Forwarded) Message\s*-{2,}|_{10,}|Begin forwarded message:|"
+    r"On .{1,200}(?:wrote|writes):?\s*$)",
+    re.IGNORECASE,
+)
+
+
+def reply_text(text: str) -> str:
+    """Return the newest reply in *text*: no quoted history, no signature."""
+    if not text:
+        return ""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_TEXT]
+    # Cut at a signature separator first: the library only sees "--" after stripping.
+    kept: list[str] = []
+    for line in text.split("\n"):
+        if _SIGNATURE_SEP.match(line.rstrip("\n")) and any(k.strip() for k in kept):
+            break
+        kept.append(line)
+    text = "\n".join(kept)
+    try:
+        parsed = EmailReplyParser(languages=list(LANGUAGES)).read(text)
+        body = ""
+        for reply in parsed.replies:
+            candidate = reply.body
+            if _unquoted(candidate).strip():
+                body = candidate
+                break
+    except Exception:  # noqa: BLE001 - a regex library on hostile text; keep the raw text
+        body = text
+    lines = _unquoted(body).split("\n")
+    out: list[str] = []
+    for line in lines:
+        if _LATE_HEADERS.match(line):
+            break
+        out.append(line)
+    return "\n".join(out).strip()
+
+
+def _unquoted(text: str) -> str:
+    return "\n".join(line for line in text.split("\n") if not _QUOTED_LINE.match(line))

@@ -1,0 +1,170 @@
+"""The command language of mail sent to the robot.
+
+One command per line, keywords in any letter case.  In mail to a game's reply
+address (``play+<token>@...``):
+
+=====================  =====================================================
+``<turn>``             any other text: a turn in the game's notation
+``#12 <turn>``         the same, answering ply 12 (also ``12: <turn>``); a
+                       stale ply is refused by the server
+``preview <turn>``     show the resulting board without playing (ply prefix
+                       allowed after the keyword: ``preview #12 <turn>``)
+``legal``              list the legal turns
+``board``/``status``   show the board
+``record``             send the game record
+``resign``             resign the game
+``draw``               offer a draw, or accept the one offered
+``vacation <days>``    pause my clock for that many days (0 ends it)
+``help``               explain all this
+=====================  =====================================================
+
+In mail to the plain address (no token): ``help``, ``games`` and
+``new <game> with <address>[, <address>...]`` (addresses separated by commas,
+spaces or ``and``).  Any other line there is :data:`INVALID`.
+
+:func:`parse_command` never raises: a line it cannot use becomes a
+:class:`Command` of kind :data:`INVALID` with an ``error`` explaining why.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+TURN = "turn"
+PREVIEW = "preview"
+LEGAL = "legal"
+BOARD = "board"
+RECORD = "record"
+RESIGN = "resign"
+DRAW = "draw"
+HELP = "help"
+VACATION = "vacation"
+GAMES = "games"
+NEW = "new"
+INVALID = "invalid"
+
+#: Words that are commands on their own (no argument).
+_BARE = {
+    "legal": LEGAL,
+    "board": BOARD,
+    "status": BOARD,
+    "record": RECORD,
+    "resign": RESIGN,
+    "draw": DRAW,
+    "help": HELP,
+    "games": GAMES,
+}
+#: Commands allowed in mail to the plain address.
+PLAIN_COMMANDS = frozenset({HELP, GAMES, NEW})
+#: Longest line we look at; longer lines are refused.
+MAX_LINE = 500
+_MAX_VACATION_DAYS = 365
+
+_PLY = re.compile(r"^(?:#\s*(\d{1,9})\s*[:.]?|(\d{1,9})\s*:)\s*(.*)$", re.DOTALL)
+_ADDRESS = re.compile(r"^[^@\s,;<>()]+@[^@\s,;<>()]+\.[^@\s,;<>()]+$")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One parsed line.
+
+    ``kind`` is one of the module constants; ``argument`` is the turn text for
+    ``turn`` and ``preview``, the game name for ``new``; ``ply`` is the ply the
+    player answered, if given; ``addresses`` for ``new``; ``days`` for
+    ``vacation``; ``error`` says why an ``invalid`` line was refused; ``line``
+    is the line as written (for quoting in replies).
+    """
+
+    kind: str
+    line: str
+    argument: str = ""
+    ply: int | None = None
+    days: int | None = None
+    addresses: tuple[str, ...] = field(default_factory=tuple)
+    error: str = ""
+
+
+def _split_ply(text: str) -> tuple[int | None, str]:
+    match = _PLY.match(text)
+    if not match:
+        return None, text
+    number = match.group(1) or match.group(2)
+    return int(number), match.group(3).strip()
+
+
+def _invalid(line: str, error: str) -> Command:
+    return Command(kind=INVALID, line=line, error=error)
+
+
+def _parse_new(line: str, rest: str) -> Command:
+    match = re.match(r"^(\S+)\s+with\s+(.+)$", rest, re.IGNORECASE | re.DOTALL)
+    if not match:
+        return _invalid(line, "write: new <game> with <address>, <address>")
+    game = match.group(1).lower()
+    words = re.split(r"[\s,;]+", match.group(2).strip())
+    addresses: list[str] = []
+    for word in words:
+        word = word.strip().strip("<>").rstrip(".")
+        if not word or word.lower() == "and":
+            continue
+        if not _ADDRESS.match(word):
+            return _invalid(line, f"not an email address: {word}")
+        if word.lower() not in addresses:
+            addresses.append(word.lower())
+    if not addresses:
+        return _invalid(line, "name at least one player to invite")
+    return Command(kind=NEW, line=line, argument=game, addresses=tuple(addresses))
+
+
+def parse_command(line: str, *, in_game: bool = True) -> Command:
+    """Parse one line.
+
+    *in_game* is true for mail to a game's reply address, where any line that
+    is not a keyword is a turn; for the plain address only
+    :data:`PLAIN_COMMANDS` are accepted.
+    """
+    if not isinstance(line, str):
+        return _invalid(repr(line), "not text")
+    text = " ".join(line.split())
+    if not text:
+        return _invalid(line, "empty line")
+    if len(text) > MAX_LINE:
+        return _invalid(text[:MAX_LINE] + "...", f"line longer than {MAX_LINE} characters")
+    ply, body = _split_ply(text)
+    if not body:
+        return _invalid(text, "a ply number but no turn after it")
+    word, _, rest = body.partition(" ")
+    keyword = word.lower().rstrip(".!")
+    rest = rest.strip()
+
+    if ply is None and keyword in _BARE and not rest:
+        kind = _BARE[keyword]
+        if not in_game and kind not in PLAIN_COMMANDS:
+            return _invalid(text, f"'{keyword}' needs a game: reply to that game's mail")
+        return Command(kind=kind, line=text)
+    if ply is None and keyword == "new" and not in_game:
+        return _parse_new(text, rest)
+    if ply is None and keyword == "vacation":
+        if not re.fullmatch(r"\d{1,4}", rest or ""):
+            return _invalid(text, "write: vacation <days>, e.g. vacation 7")
+        days = int(rest)
+        if days > _MAX_VACATION_DAYS:
+            return _invalid(text, f"at most {_MAX_VACATION_DAYS} days")
+        if not in_game:
+            return _invalid(text, "'vacation' needs a game: reply to that game's mail")
+        return Command(kind=VACATION, line=text, days=days)
+    if ply is None and keyword == "preview":
+        if not in_game:
+            return _invalid(text, "'preview' needs a game: reply to that game's mail")
+        preview_ply, turn = _split_ply(rest)
+        if not turn:
+            return _invalid(text, "write: preview <turn>")
+        return Command(kind=PREVIEW, line=text, argument=turn, ply=preview_ply)
+    if not in_game:
+        return _invalid(text, "unknown command; send 'help' for the list")
+    return Command(kind=TURN, line=text, argument=body, ply=ply)
+
+
+def parse_commands(lines: list[str], *, in_game: bool = True) -> list[Command]:
+    """Parse each non-empty line with :func:`parse_command`."""
+    return [parse_command(line, in_game=in_game) for line in lines if line and line.strip()]

@@ -1,0 +1,253 @@
+"""Build outgoing mail as ``email.message.EmailMessage``.
+
+* :func:`compose_notification` -- your turn, a turn was played, game over,
+  invitations, sign-in links: a ``text/plain`` part (the text diagram
+  included) and an HTML part with the PNG diagram inline (``cid:``).
+* :func:`compose_reply` -- a confirmation or answer to a player's mail.
+* :func:`compose_error_reply` -- quotes the line we could not use, says why
+  and lists what would be legal.
+
+Every message gets our ``X-Loop`` header and ``Auto-Submitted``
+(``auto-generated`` for notifications, ``auto-replied`` for replies, RFC 3834),
+a fresh Message-ID, and threading headers: each game has a stable root
+Message-ID (:func:`game_root_id`) that every message about the game refers to
+in ``In-Reply-To``/``References``, so the game is one conversation in the
+player's mail client.  All text given is escaped for HTML; exceptions and
+tracebacks are never put in mail (see :func:`safe_reason`).
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid, parseaddr
+
+from datetime import datetime, timezone
+
+#: Generic text used instead of anything that looks like a program error.
+INTERNAL_ERROR = "Something went wrong on our side; your mail changed nothing. Please try again later."
+#: At most this many legal turns are listed in an error reply.
+MAX_LEGAL_LISTED = 40
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Thread:
+    """Where a message belongs: the game's root Message-ID and, for a reply, the mail answered."""
+
+    root_id: str | None = None
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+
+
+def game_root_id(game_id: int | str, domain: str) -> str:
+    """The stable Message-ID that every mail about game *game_id* threads under."""
+    safe = re.sub(r"[^A-Za-z0-9.\-]", "-", str(game_id))
+    return f"<game-{safe}@{domain}>"
+
+
+def game_thread(game_id: int | str, domain: str) -> Thread:
+    """A :class:`Thread` for a notification about the game (no mail answered)."""
+    return Thread(root_id=game_root_id(game_id, domain))
+
+
+def safe_reason(reason: object) -> str:
+    """Return *reason* fit for a player's eyes: never an exception or traceback."""
+    if isinstance(reason, BaseException) or not isinstance(reason, str):
+        return INTERNAL_ERROR
+    if _TRACEBACK.search(reason):
+        return INTERNAL_ERROR
+    reason = reason.strip()
+    if not reason:
+        return INTERNAL_ERROR
+    return reason if len(reason) <= 1000 else reason[:1000] + "..."
+
+
+def _references(thread: Thread | None) -> tuple[str | None, list[str]]:
+    if thread is None:
+        return None, []
+    refs: list[str] = []
+    for ref in ((thread.root_id,) if thread.root_id else ()) + tuple(thread.references) + (
+        (thread.in_reply_to,) if thread.in_reply_to else ()
+    ):
+        if ref and ref not in refs:
+            refs.append(ref)
+    parent = thread.in_reply_to or thread.root_id
+    return parent, refs[-20:]
+
+
+def _base(
+    *,
+    from_addr: str,
+    to_addr: str,
+    subject: str,
+    domain: str,
+    loop_id: str,
+    auto_submitted: str,
+    reply_to: str | None,
+    thread: Thread | None,
+    message_id: str | None,
+    date: datetime | None,
+) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = from_addr
+    msg["To"] = to_addr
+    if reply_to:
+        msg["Reply-To"] = reply_to
+    msg["Subject"] = " ".join(subject.split())
+    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Message-ID"] = message_id or make_msgid(domain=domain)
+    parent, refs = _references(thread)
+    if parent and parent != msg["Message-ID"]:
+        msg["In-Reply-To"] = parent
+        refs = [r for r in refs if r != msg["Message-ID"]]
+        if refs:
+            msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = auto_submitted
+    msg["X-Loop"] = loop_id
+    msg["X-Auto-Response-Suppress"] = "All"
+    return msg
+
+
+def _html_paragraphs(text: str) -> str:
+    blocks = [b for b in re.split(r"\n\s*\n", text.strip()) if b.strip()]
+    return "\n".join("<p>" + html.escape(b).replace("\n", "<br>\n") + "</p>" for b in blocks)
+
+
+def compose_notification(
+    *,
+    from_addr: str,
+    to_addr: str,
+    subject: str,
+    text: str,
+    domain: str,
+    loop_id: str,
+    diagram: str = "",
+    after: str = "",
+    png: bytes | None = None,
+    png_alt: str = "The board",
+    reply_to: str | None = None,
+    thread: Thread | None = None,
+    auto_submitted: str = "auto-generated",
+    message_id: str | None = None,
+    date: datetime | None = None,
+) -> EmailMessage:
+    """Build a notification.
+
+    The plain part is *text*, then the text *diagram* (monospace), then
+    *after* (the move list, the deadline).  The HTML part shows the same text
+    escaped, with the *png* diagram inline in place of the text diagram when
+    given.  *message_id* may be the game's root id for the first mail of a
+    game; otherwise a fresh one is made.
+    """
+    msg = _base(from_addr=from_addr, to_addr=to_addr, subject=subject, domain=domain, loop_id=loop_id,
+                auto_submitted=auto_submitted, reply_to=reply_to, thread=thread, message_id=message_id,
+                date=date)
+    plain = "\n\n".join(part.strip("\n") for part in (text, diagram, after) if part and part.strip())
+    msg.set_content(plain + "\n")
+    html_parts = [_html_paragraphs(text)]
+    cid = None
+    if png:
+        cid = make_msgid(domain=domain)
+        html_parts.append(f'<p><img src="cid:{cid[1:-1]}" alt="{html.escape(png_alt)}"></p>')
+    elif diagram.strip():
+        html_parts.append("<pre>" + html.escape(diagram.strip("\n")) + "</pre>")
+    if after.strip():
+        html_parts.append("<pre>" + html.escape(after.strip("\n")) + "</pre>")
+    body = "\n".join(p for p in html_parts if p)
+    msg.add_alternative(
+        f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n{body}\n</body></html>\n",
+        subtype="html",
+    )
+    if png and cid:
+        html_part = msg.get_payload()[1]
+        html_part.add_related(png, maintype="image", subtype="png", cid=cid, filename="board.png",
+                              disposition="inline")
+    return msg
+
+
+def reply_subject(subject: str) -> str:
+    """``Re: <subject>``, without piling up ``Re:``s."""
+    subject = " ".join((subject or "").split())
+    if re.match(r"^(re|aw|sv|antw)\s*:", subject, re.IGNORECASE):
+        return subject
+    return f"Re: {subject}" if subject else "Re: your mail"
+
+
+def answer_thread(message_id: str | None, references: Sequence[str] = (), root_id: str | None = None) -> Thread:
+    """A :class:`Thread` answering the mail with *message_id* and *references*."""
+    return Thread(root_id=root_id, in_reply_to=message_id, references=tuple(references))
+
+
+def compose_reply(
+    *,
+    from_addr: str,
+    to_addr: str,
+    subject: str,
+    text: str,
+    domain: str,
+    loop_id: str,
+    thread: Thread | None = None,
+    diagram: str = "",
+    after: str = "",
+    png: bytes | None = None,
+    reply_to: str | None = None,
+    date: datetime | None = None,
+) -> EmailMessage:
+    """A reply to a player's mail (``Auto-Submitted: auto-replied``, ``Re:`` subject)."""
+    return compose_notification(
+        from_addr=from_addr, to_addr=to_addr, subject=reply_subject(subject), text=text, domain=domain,
+        loop_id=loop_id, diagram=diagram, after=after, png=png, reply_to=reply_to, thread=thread,
+        auto_submitted="auto-replied", date=date,
+    )
+
+
+def error_text(line: str, reason: object, legal: Sequence[str] = (), *, legal_hint: str = "") -> str:
+    """The body of an error reply: the line quoted, why, and what would be legal."""
+    parts = [
+        "I could not use this line of your mail:",
+        "> " + " ".join(str(line).split())[:500],
+        "Why: " + safe_reason(reason),
+    ]
+    legal = [str(t) for t in legal]
+    if legal:
+        listed = legal[:MAX_LEGAL_LISTED]
+        more = len(legal) - len(listed)
+        block = "What you could send instead:\n" + "\n".join("  " + t for t in listed)
+        if more > 0:
+            block += f"\n  ... and {more} more; reply 'legal' for the full list."
+        parts.append(block)
+    if legal_hint:
+        parts.append(legal_hint)
+    parts.append("Nothing was changed.  Reply 'help' for the commands.")
+    return "\n\n".join(parts)
+
+
+def compose_error_reply(
+    *,
+    from_addr: str,
+    to_addr: str,
+    subject: str,
+    line: str,
+    reason: object,
+    domain: str,
+    loop_id: str,
+    legal: Sequence[str] = (),
+    legal_hint: str = "",
+    thread: Thread | None = None,
+    reply_to: str | None = None,
+    date: datetime | None = None,
+) -> EmailMessage:
+    """An error reply: quotes *line*, says why (*reason*, made safe) and lists *legal* turns."""
+    return compose_reply(
+        from_addr=from_addr, to_addr=to_addr, subject=subject,
+        text=error_text(line, reason, legal, legal_hint=legal_hint), domain=domain, loop_id=loop_id,
+        thread=thread, reply_to=reply_to, date=date,
+    )
+
+
+def address_of(header_value: str) -> str:
+    """The bare address in a header value like ``Name <a@b>`` (lower-cased)."""
+    return parseaddr(header_value or "")[1].lower()
