@@ -121,6 +121,13 @@ class Game(ABC, Generic[S, T]):
     def result(self, state: S) -> Result | None:
         """The result once the game is over, else None."""
 
+    def forfeit_turn(self, state: S) -> S:
+        """The state after the player to move loses their turn because their
+        time ran out (the "forfeit" timeout policy).  Games without a way to
+        skip a turn raise ``NotImplementedError``; the server then lets the
+        game wait instead."""
+        raise NotImplementedError(f"{self.name} has no forfeited turn")
+
     def view(self, state: S, player: int | None) -> S:
         """What ``player`` (None: a spectator) may see.  Games without hidden
         information return the state unchanged."""

@@ -311,3 +311,20 @@ def test_a_game_that_can_still_change_goes_on():
     # the same, but player 2 still has a protester to place on e1 later
     after = play("MsMs./MsMs./MsMs./PsPss/1P2PS 1 3,2 0,1", "G")
     assert after.split()[1] == "2"
+
+
+# -- forfeited turns (time ran out under the forfeit policy) -------------------------------------
+def test_a_forfeited_turn_changes_nothing_but_the_player_to_move():
+    state = position("....2/...../...../...../1MMsM 1 0,0 2,2")
+    after = RULES.forfeit_turn(state)
+    assert NOTATION.format_position(after) == "....2/...../...../...../1MMsM 2 0,0 2,2"
+
+
+def test_a_forfeited_setup_turn_takes_the_first_free_corner():
+    after = RULES.forfeit_turn(position("...../...../..s../...../1.... 2 0,0 2,2"))
+    assert NOTATION.format_position(after) == "...../...../..s../...../1...2 1 0,0 2,2"
+
+
+def test_a_forfeited_last_turn_still_ends_the_round_at_10():
+    after = RULES.forfeit_turn(position("....2/...../...../...../1.... 2 10,0 0,0"))
+    assert after.to_move is None

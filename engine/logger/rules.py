@@ -257,6 +257,18 @@ class LoggerGame(Game[LoggerState, Turn]):
                     return False
         return True
 
+    def forfeit_turn(self, state: LoggerState) -> LoggerState:
+        """A forfeited turn: in the setup round the logger goes on the first
+        free corner (a1, e1, a5, e5); later the player does nothing at all
+        (no move, no growth, no action).  The equal-turns end still applies."""
+        if state.to_move is None:
+            raise GameOverError("the game is over; no more turns can be played")
+        if state.in_setup:
+            return self._apply_setup(state, SetupTurn(state.free_corners()[0]))
+        board = list(state.board)
+        following = self._next(state, board, list(state.scores), list(state.supplies))
+        return LoggerState(state.board, following, state.scores, state.supplies, state.spawn)
+
     # -- explanations --------------------------------------------------
     @staticmethod
     def _plant_hint(board: list[str], logger: int) -> str:
