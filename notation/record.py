@@ -346,7 +346,12 @@ def read_json(text: str) -> Record:
 
 
 def read(text: str) -> Record:
-    """Read a record in either form (JSON if it starts with ``{``)."""
+    """Read a record in any form: JSON if it starts with ``{``, an Ataxx PGN
+    as the public Ataxx tools write it (``notation.ataxx_pgn``), else text."""
     if isinstance(text, str) and text.lstrip().startswith("{"):
         return read_json(text)
+    from notation import ataxx_pgn  # imported here: it imports this module
+
+    if ataxx_pgn.looks_like(text):
+        return ataxx_pgn.read_pgn(text)
     return read_text(text)

@@ -1,0 +1,162 @@
+"""The Ataxx rules on the engine interface, with a bitboard perft."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from engine.ataxx.bitboard import FAR, FULL, NEAR, can_move, dilate, square_name, squares
+from engine.ataxx.state import PASS, AtaxxMove, AtaxxState
+from engine.base import Game, Result
+from engine.errors import GameOverError, IllegalTurnError
+
+START = AtaxxState(x=(1 << 42) | (1 << 6), o=1 | (1 << 48))  # x on a7 and g1, o on a1 and g7
+HALFMOVE_LIMIT = 100
+
+
+def game_over(x: int, o: int, blocked: int, halfmove: int) -> bool:
+    """The libataxx end: a side without pieces, a full board, nobody able
+    to move, or the half-move clock at 100."""
+    empty = FULL & ~(x | o | blocked)
+    if halfmove >= HALFMOVE_LIMIT or not empty or not x or not o:
+        return True
+    return not can_move(x | o, empty)
+
+
+class AtaxxGame(Game[AtaxxState, AtaxxMove]):
+    name = "ataxx"
+    title = "Ataxx"
+    min_players = 2
+    max_players = 2
+
+    def initial_state(self, players: int = 2, options: Mapping[str, Any] | None = None) -> AtaxxState:
+        self.check_players(players)
+        self.normalize_options(options)
+        return START
+
+    def players(self, state: AtaxxState) -> int:
+        return 2
+
+    def to_move(self, state: AtaxxState) -> int | None:
+        if game_over(state.x, state.o, state.blocked, state.halfmove):
+            return None
+        return state.turn
+
+    def result(self, state: AtaxxState) -> Result | None:
+        if not game_over(state.x, state.o, state.blocked, state.halfmove):
+            return None
+        x, o = state.counts()
+        scores = (x, o)
+        empty = state.empty
+        decided = not x or not o or not empty or not can_move(state.x | state.o, empty)
+        if not decided:
+            return Result((0, 1), "half-move clock at 100: a draw", scores)
+        if x == o:
+            return Result((0, 1), "equal piece counts: a draw", scores)
+        return Result((0,) if x > o else (1,), "more pieces", scores)
+
+    def scores(self, state: AtaxxState) -> tuple[int, ...]:
+        return state.counts()
+
+    # -- moves ---------------------------------------------------------
+    def legal_turns(self, state: AtaxxState) -> list[AtaxxMove]:
+        if self.to_move(state) is None:
+            return []
+        own, empty = state.side(state.turn), state.empty
+        moves = [AtaxxMove(t) for t in squares(dilate(own) & empty)]
+        for s in squares(own):
+            moves.extend(AtaxxMove(t, s) for t in squares(FAR[s] & empty))
+        return moves or [PASS]
+
+    def check(self, state: AtaxxState, move: AtaxxMove) -> None:
+        """Raise ``IllegalTurnError`` saying why ``move`` is not legal here."""
+        if self.to_move(state) is None:
+            raise GameOverError("the game is over; no more moves can be played")
+        own, empty = state.side(state.turn), state.empty
+        side = "xo"[state.turn]
+        if move.is_pass:
+            if can_move(own, empty):
+                raise IllegalTurnError(f"{side} has a move, so may not pass (0000)")
+            return
+        if not 0 <= move.to < 49 or not (empty >> move.to) & 1:
+            what = "blocked" if 0 <= move.to < 49 and (state.blocked >> move.to) & 1 else "not empty"
+            raise IllegalTurnError(f"{_name(move.to)} is {what}; a move goes to an empty square")
+        if move.frm is None:
+            if not NEAR[move.to] & own:
+                raise IllegalTurnError(f"no {side} piece is next to {square_name(move.to)} to clone from")
+            return
+        if not 0 <= move.frm < 49 or not (own >> move.frm) & 1:
+            raise IllegalTurnError(f"no {side} piece stands on {_name(move.frm)}")
+        if not (FAR[move.frm] >> move.to) & 1:
+            raise IllegalTurnError(
+                f"a jump goes exactly two squares; {square_name(move.frm)} to {square_name(move.to)} is not one"
+            )
+
+    def apply(self, state: AtaxxState, move: AtaxxMove) -> AtaxxState:
+        if not isinstance(move, AtaxxMove):
+            raise IllegalTurnError(f"not an Ataxx move: {move!r}")
+        self.check(state, move)
+        own, opp = state.side(state.turn), state.side(1 - state.turn)
+        halfmove = state.halfmove + 1
+        if not move.is_pass:
+            flips = NEAR[move.to] & opp
+            own |= (1 << move.to) | flips
+            opp ^= flips
+            if move.frm is None:
+                halfmove = 0
+            else:
+                own ^= 1 << move.frm
+        x, o = (opp, own) if state.turn else (own, opp)
+        return AtaxxState(x, o, state.blocked, 1 - state.turn, halfmove, state.fullmove + state.turn)
+
+    def count_leaves(self, state: AtaxxState, depth: int) -> int:
+        own, opp = state.side(state.turn), state.side(1 - state.turn)
+        return perft(own, opp, state.blocked, state.halfmove, depth)
+
+
+def _name(square: int | None) -> str:
+    return square_name(square) if square is not None and 0 <= square < 49 else repr(square)
+
+
+def perft(own: int, opp: int, blocked: int, halfmove: int, depth: int) -> int:
+    """Leaf count ``depth`` plies deep, the side to move owning ``own``.
+    Passes count as moves; a finished game counts 0 below depth 0."""
+    if depth == 0:
+        return 1
+    empty = FULL & ~(own | opp | blocked)
+    if halfmove >= HALFMOVE_LIMIT or not empty or not own or not opp:
+        return 0
+    near = dilate(own)
+    clones = near & empty
+    if not clones and not (dilate(near) & empty):
+        if not (dilate(dilate(opp)) & empty):
+            return 0  # nobody can move: the game is over
+        return 1 if depth == 1 else perft(opp, own, blocked, halfmove + 1, depth - 1)
+    if depth == 1:
+        count = clones.bit_count()
+        bb = own
+        while bb:
+            low = bb & -bb
+            count += (FAR[low.bit_length() - 1] & empty).bit_count()
+            bb ^= low
+        return count
+    total = 0
+    depth -= 1
+    bb = clones
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        flips = NEAR[low.bit_length() - 1] & opp
+        total += perft(opp ^ flips, own | low | flips, blocked, 0, depth)
+    halfmove += 1
+    bb = own
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        targets = FAR[low.bit_length() - 1] & empty
+        rest = own ^ low
+        while targets:
+            dest = targets & -targets
+            targets ^= dest
+            flips = NEAR[dest.bit_length() - 1] & opp
+            total += perft(opp ^ flips, rest | dest | flips, blocked, halfmove, depth)
+    return total

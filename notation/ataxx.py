@@ -1,0 +1,163 @@
+"""Ataxx moves, FEN positions and diagrams, as libataxx writes them and as
+``docs/games/ataxx.md`` describes: ``g2`` (clone), ``a7c5`` (jump), ``0000``
+(pass); ``x5o/7/7/7/7/7/o5x x 0 1``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from engine.ataxx import PASS, AtaxxGame, AtaxxMove, AtaxxState
+from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name
+from engine.errors import GameOverError, MalformedTurnError, PositionError, TurnError
+from notation.base import Diagram, GameKind, Notation, Piece
+
+_MOVE = re.compile(r"^([a-z]\d)(?:-?([a-z]\d))?$")
+_HELP = "an Ataxx move is a clone such as g2, a jump such as a7c5, or the pass 0000"
+_FEN_HELP = "a FEN such as 'x5o/7/7/7/7/7/o5x x 0 1' (ranks 7 to 1; x, o, - blocked, digits for empty squares; side to move; half-move clock; move number)"
+
+
+class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
+    game = AtaxxGame()
+    turn_examples = ("g2", "a7c5", "0000")
+
+    def player_label(self, player: int) -> str:
+        return "xo"[player]
+
+    # -- moves -----------------------------------------------------------
+    def read_turn(self, state: AtaxxState, text: str) -> AtaxxMove:
+        """Parse the syntax only; raise ``MalformedTurnError``."""
+        if not isinstance(text, str):
+            raise MalformedTurnError(f"a move is text, not {type(text).__name__}")
+        cleaned = re.sub(r"\s+", "", text).lower()
+        if cleaned in ("0000", "pass", "@@@@", "--"):
+            return PASS
+        match = _MOVE.match(cleaned)
+        first = parse_square(match[1]) if match else None
+        second = parse_square(match[2]) if match and match[2] else None
+        if first is None or (match[2] and second is None):
+            raise MalformedTurnError(f"cannot read {text!r}: {_HELP}")
+        if second is None:
+            return AtaxxMove(first)
+        if (NEAR[first] >> second) & 1:
+            return AtaxxMove(second)  # a clone written from-to
+        if not (FAR[first] >> second) & 1:
+            raise MalformedTurnError(
+                f"cannot read {text!r}: a jump goes exactly two squares, and "
+                f"{square_name(second)} is not two squares from {square_name(first)}"
+            )
+        return AtaxxMove(second, first)
+
+    def parse_turn(self, state: AtaxxState, text: str) -> AtaxxMove:
+        if self.game.to_move(state) is None:
+            raise GameOverError(f"the game is over in position {self.format_position(state)}; no move can be played")
+        move = self.read_turn(state, text)
+        try:
+            self.game.check(state, move)
+        except TurnError as error:
+            raise type(error)(f"{text.strip()!r}: {error} (position {self.format_position(state)})") from None
+        return move
+
+    def format_turn(self, state: AtaxxState, move: AtaxxMove) -> str:
+        if move.is_pass:
+            return "0000"
+        if move.frm is None:
+            return square_name(move.to)
+        return square_name(move.frm) + square_name(move.to)
+
+    # -- positions -------------------------------------------------------
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> AtaxxState:
+        self.game.normalize_options(options)
+        if not isinstance(text, str):
+            raise PositionError("a position is text")
+        fields = text.split()
+        if fields == ["startpos"]:
+            fields = ["x5o/7/7/7/7/7/o5x"]
+        if not 1 <= len(fields) <= 4:
+            raise PositionError(f"{_FEN_HELP}; {text!r} has {len(fields)} fields")
+        fields += ["x", "0", "1"][len(fields) - 1 :]
+        board, side, half, full = fields
+        rows = board.split("/")
+        if len(rows) != SIZE:
+            raise PositionError(f"the board {board!r} must have 7 ranks separated by '/'; {_FEN_HELP}")
+        x = o = blocked = 0
+        for index, row in enumerate(rows):
+            rank, file = SIZE - 1 - index, 0
+            for char in row.lower():
+                if char in "1234567":
+                    file += int(char)
+                    continue
+                if char not in "xo-bw" or file >= SIZE:
+                    break
+                bit = 1 << (rank * SIZE + file)
+                if char in "xb":
+                    x |= bit
+                elif char in "ow":
+                    o |= bit
+                else:
+                    blocked |= bit
+                file += 1
+            else:
+                if file == SIZE:
+                    continue
+            raise PositionError(f"rank {rank + 1} {row!r} must describe 7 squares with x, o, - and digits")
+        if side.lower() not in ("x", "o", "b", "w"):
+            raise PositionError(f"the side to move is x or o, not {side!r}")
+        if not (half.isdigit() and full.isdigit() and len(half) <= 6 and len(full) <= 6):
+            raise PositionError(f"the half-move clock and move number are whole numbers, not {half!r} and {full!r}")
+        return AtaxxState(x, o, blocked, 0 if side.lower() in "xb" else 1, int(half), max(1, int(full)))
+
+    def format_position(self, state: AtaxxState) -> str:
+        rows = []
+        for rank in reversed(range(SIZE)):
+            row, run = "", 0
+            for file in range(SIZE):
+                char = _char(state, rank * SIZE + file)
+                if char == ".":
+                    run += 1
+                    continue
+                row += (str(run) if run else "") + char
+                run = 0
+            rows.append(row + (str(run) if run else ""))
+        return f"{'/'.join(rows)} {'xo'[state.turn]} {state.halfmove} {state.fullmove}"
+
+    # -- diagrams --------------------------------------------------------
+    def diagram(self, state: AtaxxState) -> Diagram:
+        cells = {}
+        for square in range(SIZE * SIZE):
+            char = _char(state, square)
+            where = (square % SIZE, square // SIZE)
+            if char in "xo":
+                cells[where] = Piece("stone", char, "xo".index(char))
+            elif char == "-":
+                cells[where] = Piece("blocked", "#")
+        x, o = state.counts()
+        result = self.game.result(state)
+        if result is None:
+            caption = [f"{'xo'[state.turn]} to move"]
+        elif len(result.winners) == 1:
+            caption = [f"Game over: {'xo'[result.winners[0]]} wins ({result.reason})"]
+        else:
+            caption = [f"Game over: {result.reason}"]
+        caption.append(f"x: {x} pieces, o: {o} pieces, half-move clock {state.halfmove}, move {state.fullmove}")
+        return Diagram(SIZE, SIZE, cells, tuple(caption), ("x and o the two sides, # a blocked square",))
+
+
+def _char(state: AtaxxState, square: int) -> str:
+    if (state.x >> square) & 1:
+        return "x"
+    if (state.o >> square) & 1:
+        return "o"
+    if (state.blocked >> square) & 1:
+        return "-"
+    return "."
+
+
+NOTATION = AtaxxNotation()
+KIND = GameKind(
+    "ataxx",
+    NOTATION.game,
+    NOTATION,
+    "Clone and jump to flip your opponent's pieces on a 7x7 board; the most pieces wins.",
+)
