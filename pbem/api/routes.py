@@ -1,4 +1,207 @@
-"""API routes."""
-from flask import Blueprint
+"""The JSON API routes under ``/api/v1/``.  Every error is a JSON object
+``{"error": "..."}`` with a 4xx status; see ``docs/api.md`` and
+``/api/v1/openapi.json``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
+
+from notation import registry
+from pbem import present, records
+from pbem.api import schemas
+from pbem.api.auth import api_player
+from pbem.db import get_session
+from pbem.play import game_for_player, kind_of
+from pbem.services import games, turns
+from pbem.services.errors import BadInput, ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+log = logging.getLogger(__name__)
+
+
+def error_response(message: str, status: int, **extra: Any) -> Response:
+    response = jsonify({"error": message, **extra})
+    response.status_code = status
+    return response
+
+
+@bp.errorhandler(ServiceError)
+def _service_error(error: ServiceError):
+    return error_response(error.message, error.status)
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException):
+    return error_response(error.description or error.name, error.code or 500)
+
+
+@bp.errorhandler(Exception)
+def _unexpected(error: Exception):
+    log.exception("API error")
+    return error_response("the server failed on this request; it has been logged", 500)
+
+
+def _body(schema: Schema, example: str) -> dict[str, Any]:
+    data = request.get_json(force=True, silent=True)
+    if data is None:
+        raise BadInput(f"the request body must be JSON, such as {example}")
+    if not isinstance(data, dict):
+        raise BadInput(f"the request body must be a JSON object, such as {example}")
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        messages = error.normalized_messages()
+        parts = "; ".join(f"{name}: {' '.join(map(str, m)) if isinstance(m, list) else m}" for name, m in messages.items())
+        raise _Invalid(f"the request body is not valid ({parts}); send one such as {example}", messages) from None
+
+
+class _Invalid(BadInput):
+    def __init__(self, message: str, fields: dict):
+        super().__init__(message)
+        self.fields = fields
+
+
+@bp.errorhandler(_Invalid)
+def _invalid(error: _Invalid):
+    return error_response(error.message, error.status, fields=error.fields)
+
+
+def _detail(game, player) -> dict[str, Any]:
+    return schemas.GameDetailOut().dump(present.detail(get_session(), game, player))
+
+
+# -- discovery ---------------------------------------------------------------
+@bp.get("/openapi.json")
+def openapi():
+    from pbem.api.openapi import document
+
+    return jsonify(document())
+
+
+@bp.get("/kinds")
+def kinds():
+    result = []
+    for name in registry.names():
+        kind = registry.get(name)
+        result.append(
+            {
+                "name": name,
+                "title": kind.rules.title or name,
+                "summary": kind.summary,
+                "min_players": kind.rules.min_players,
+                "max_players": kind.rules.max_players,
+                "options": [vars(spec) | {"choices": list(spec.choices)} for spec in kind.rules.option_specs],
+                "turn_examples": list(kind.notation.turn_examples),
+            }
+        )
+    return jsonify(schemas.KindOut(many=True).dump(result))
+
+
+@bp.get("/me")
+def me():
+    player = api_player()
+    return jsonify(schemas.MeOut().dump({"id": player.id, "email": player.email, "name": player.display_name}))
+
+
+# -- games -------------------------------------------------------------------
+@bp.get("/games")
+def list_games():
+    from pbem.play import games_of
+
+    player = api_player()
+    session = get_session()
+    data = [present.summary(session, game, player) for game, _ in games_of(session, player)]
+    return jsonify(schemas.GameOut(many=True).dump(data))
+
+
+@bp.post("/games")
+def create_game():
+    player = api_player()
+    body = _body(schemas.GameIn(), '{"game": "logger", "players": ["you@example.org", "friend@example.org"]}')
+    game = games.create_game(
+        get_session(),
+        player,
+        body["game"],
+        body["players"],
+        options=body["options"],
+        random_order=body["random_order"],
+        hours_per_turn=body["hours_per_turn"],
+    )
+    return jsonify(_detail(game, player)), 201
+
+
+@bp.get("/games/<game_id>")
+def show_game(game_id: str):
+    player = api_player()
+    game, _ = game_for_player(get_session(), game_id, player)
+    return jsonify(_detail(game, player))
+
+
+@bp.get("/games/<game_id>/turns")
+def list_turns(game_id: str):
+    player = api_player()
+    game, _ = game_for_player(get_session(), game_id, player)
+    return jsonify(schemas.TurnOut(many=True).dump(present.detail(get_session(), game, player)["turns"]))
+
+
+@bp.post("/games/<game_id>/turns")
+def submit(game_id: str):
+    player = api_player()
+    session = get_session()
+    game_for_player(session, game_id, player)  # 404 / 403 before looking at the body
+    body = _body(schemas.TurnIn(), '{"turn": "b1-b3 G P:b4", "ply": 4}')
+    done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api")
+    return jsonify(_detail(done.game, player)), 201
+
+
+@bp.get("/games/<game_id>/preview")
+def preview(game_id: str):
+    player = api_player()
+    text = request.args.get("turn")
+    if text is None:
+        raise BadInput("give the turn to preview as ?turn=..., such as ?turn=a1")
+    result = turns.preview_turn(get_session(), game_id, player, text)
+    game, _ = game_for_player(get_session(), game_id, player)
+    diagram = kind_of(game).notation.text_diagram(result.state)
+    return jsonify(schemas.PreviewOut().dump(
+        {"turn": text, "canonical": result.canonical, "position": result.position, "diagram": diagram}
+    ))
+
+
+@bp.get("/games/<game_id>/record")
+def record(game_id: str):
+    player = api_player()
+    session = get_session()
+    game, _ = game_for_player(session, game_id, player)
+    fmt = request.args.get("format", "text")
+    if fmt not in ("text", "json"):
+        raise BadInput(f"the record format is text or json, not {fmt!r}")
+    if game.status == "inviting" or game.position is None:
+        raise BadInput(f"game {game.id} has not started, so it has no record yet")
+    if fmt == "json":
+        return Response(records.json_text(session, game), mimetype="application/json")
+    return Response(records.text(session, game), mimetype="text/plain")
+
+
+def _lifecycle(action):
+    def view(game_id: str):
+        player = api_player()
+        game = action(get_session(), game_id, player)
+        return jsonify(_detail(game, player))
+
+    return view
+
+
+for _name, _action in (
+    ("accept", games.accept),
+    ("decline", games.decline),
+    ("resign", games.resign),
+    ("draw", games.offer_draw),
+    ("abandon", games.abandon),
+):
+    bp.add_url_rule(f"/games/<game_id>/{_name}", f"game_{_name}", _lifecycle(_action), methods=["POST"])

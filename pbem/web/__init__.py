@@ -1,10 +1,67 @@
 """Server-rendered pages: sign-in, my games, a game, a new game, API tokens,
-and the local mailbox at /dev/mail."""
+and the local mailbox at /dev/mail (debug only).  Every form carries a CSRF
+token (Flask-WTF); Jinja escapes everything."""
 
 from __future__ import annotations
 
-from flask import Flask
+import re
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup, escape
+from werkzeug.exceptions import HTTPException
+
+from pbem.config import dev_mailbox_enabled
+from pbem.services.errors import ServiceError
+
+csrf = CSRFProtect()
+_URL = re.compile(r"https?://[^\s<>\"']+")
+
+
+def linkify(text: str) -> Markup:
+    """Escape ``text`` and make its http(s) links clickable."""
+    out, last = [], 0
+    source = str(text)
+    for match in _URL.finditer(source):
+        out.append(escape(source[last:match.start()]))
+        url = match.group(0)
+        out.append(Markup('<a href="{0}">{0}</a>').format(url))
+        last = match.end()
+    out.append(escape(source[last:]))
+    return Markup("").join(out)
 
 
 def init_app(app: Flask) -> None:
-    pass
+    from pbem.web import auth, devmail, games, tokens
+
+    csrf.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(tokens.bp)
+    if dev_mailbox_enabled(app):
+        app.register_blueprint(devmail.bp)
+    app.jinja_env.filters["linkify"] = linkify
+
+    @app.context_processor
+    def _globals():
+        return {"me": auth.current_player(), "dev_mailbox": dev_mailbox_enabled(app)}
+
+    def wants_json() -> bool:
+        return request.path.startswith("/api/")
+
+    @app.errorhandler(ServiceError)
+    def _service_error(error: ServiceError):
+        return render_template("error.html", status=error.status, message=error.message), error.status
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(error: CSRFError):
+        message = f"the form could not be accepted ({error.description}); reload the page and try again"
+        return render_template("error.html", status=400, message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException):
+        if wants_json():
+            from pbem.api.routes import error_response
+
+            return error_response(error.description or error.name, error.code or 500)
+        return render_template("error.html", status=error.code, message=error.description), error.code

@@ -1,0 +1,94 @@
+"""The OpenAPI 3 document of the JSON API, its schemas taken from the
+marshmallow schemas in ``pbem.api.schemas``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+
+from pbem.api import schemas
+
+_ERRORS = {
+    "400": "malformed JSON or an invalid body",
+    "401": "no valid API token",
+    "403": "not your game",
+    "404": "no such game",
+    "409": "the game has moved on, it is not your turn, or the game is not in play",
+    "422": "the turn is malformed or illegal here",
+}
+
+
+def _responses(ok: str, schema: Any, codes: tuple[str, ...], status: str = "200") -> dict:
+    content = {"application/json": {"schema": schema}} if schema else {"text/plain": {"schema": {"type": "string"}}}
+    responses = {status: {"description": ok, "content": content}}
+    for code in codes:
+        responses[code] = {"description": _ERRORS[code], "content": {"application/json": {"schema": "Error"}}}
+    return responses
+
+
+_GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+
+
+@lru_cache(maxsize=1)
+def document() -> dict[str, Any]:
+    spec = APISpec(
+        title="pbem",
+        version="1",
+        openapi_version="3.0.3",
+        info={"description": "Play board games with Icehouse pyramids by email and on the web."},
+        servers=[{"url": "/api/v1"}],
+        plugins=[MarshmallowPlugin()],
+    )
+    spec.components.security_scheme("token", {"type": "http", "scheme": "bearer", "description": "an API token from /tokens"})
+    for name, schema in (
+        ("Error", schemas.ErrorOut), ("TurnIn", schemas.TurnIn), ("GameIn", schemas.GameIn),
+        ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
+        ("GameDetail", schemas.GameDetailOut), ("Option", schemas.OptionOut), ("Kind", schemas.KindOut),
+        ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
+    ):
+        spec.components.schema(name, schema=schema)
+    many = lambda name: {"type": "array", "items": name}  # noqa: E731
+    spec.path("/openapi.json", operations={"get": {"summary": "this document", "security": [],
+              "responses": {"200": {"description": "the OpenAPI document"}}}})
+    spec.path("/kinds", operations={"get": {"summary": "the game types and their options", "security": [],
+              "responses": _responses("game types", many("Kind"), ())}})
+    spec.path("/me", operations={"get": {"summary": "who the token belongs to", "responses": _responses("you", "Me", ("401",))}})
+    spec.path("/games", operations={
+        "get": {"summary": "your games, newest first", "responses": _responses("games", many("Game"), ("401",))},
+        "post": {"summary": "create a game and invite its players",
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": "GameIn"}}},
+                 "responses": _responses("the new game", "GameDetail", ("400", "401"), "201")},
+    })
+    spec.path("/games/{game_id}", parameters=[_GAME_ID], operations={"get": {
+        "summary": "a game with its position, diagram, legal turns and turns played",
+        "responses": _responses("the game", "GameDetail", ("401", "403", "404"))}})
+    spec.path("/games/{game_id}/turns", parameters=[_GAME_ID], operations={
+        "get": {"summary": "the turns played", "responses": _responses("turns", many("Turn"), ("401", "403", "404"))},
+        "post": {"summary": "play a turn, naming the ply you saw",
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": "TurnIn"}}},
+                 "responses": _responses("the game after the turn", "GameDetail",
+                                         ("400", "401", "403", "404", "409", "422"), "201")},
+    })
+    spec.path("/games/{game_id}/preview", parameters=[_GAME_ID], operations={"get": {
+        "summary": "what a turn would do, without playing it",
+        "parameters": [{"name": "turn", "in": "query", "required": True, "schema": {"type": "string"}}],
+        "responses": _responses("the position after the turn", "Preview", ("400", "401", "403", "404", "409", "422"))}})
+    spec.path("/games/{game_id}/record", parameters=[_GAME_ID], operations={"get": {
+        "summary": "the game record, as text (default) or JSON",
+        "parameters": [{"name": "format", "in": "query", "schema": {"type": "string", "enum": ["text", "json"]}}],
+        "responses": _responses("the record", None, ("400", "401", "403", "404"))}})
+    for action, summary in (
+        ("accept", "accept your invitation; the game starts when everyone has"),
+        ("decline", "decline your invitation; the game is cancelled"),
+        ("resign", "resign the game"),
+        ("draw", "offer a draw, or agree to the one on offer"),
+        ("abandon", "abandon a game that is not over"),
+    ):
+        spec.path(f"/games/{{game_id}}/{action}", parameters=[_GAME_ID], operations={"post": {
+            "summary": summary, "responses": _responses("the game", "GameDetail", ("401", "403", "404", "409"))}})
+    data = spec.to_dict()
+    data["security"] = [{"token": []}]
+    return data

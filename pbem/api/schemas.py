@@ -1,0 +1,109 @@
+"""marshmallow schemas of the JSON API: what requests may hold and what
+responses hold.  The OpenAPI document is made from these."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+
+class TurnIn(Schema):
+    turn = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                         metadata={"description": "the turn in the game's notation", "example": "b1-b3 G P:b4"})
+    ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                         metadata={"description": "the number of turns played when you looked (the game's ply)"})
+
+
+class GameIn(Schema):
+    game = fields.String(required=True, metadata={"description": "game type", "example": "logger"})
+    players = fields.List(fields.Email(), required=True, validate=validate.Length(min=1, max=16),
+                          metadata={"description": "email addresses in turn order; you are put first if not listed"})
+    options = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict)
+    random_order = fields.Boolean(load_default=False, metadata={"description": "shuffle the turn order at the start"})
+    hours_per_turn = fields.Integer(strict=True, allow_none=True, load_default=None,
+                                    validate=validate.Range(min=1, max=24 * 365))
+
+
+class SeatOut(Schema):
+    seat = fields.Integer()
+    label = fields.String(metadata={"description": "how the notation names this player"})
+    name = fields.String()
+    email = fields.String()
+    status = fields.String(metadata={"description": "invited, accepted or declined"})
+    to_move = fields.Boolean()
+    offers_draw = fields.Boolean()
+
+
+class GameOut(Schema):
+    id = fields.Integer()
+    game = fields.String()
+    title = fields.String()
+    options = fields.Dict(keys=fields.String(), values=fields.String())
+    status = fields.String(metadata={"description": "inviting, active, finished, abandoned or cancelled"})
+    ply = fields.Integer(metadata={"description": "turns played so far; send it with your turn"})
+    players = fields.List(fields.Nested(SeatOut))
+    to_move = fields.Integer(allow_none=True, metadata={"description": "seat to move, from 1"})
+    your_seat = fields.Integer(allow_none=True)
+    your_turn = fields.Boolean()
+    hours_per_turn = fields.Integer(allow_none=True)
+    deadline = fields.DateTime(allow_none=True)
+    created_at = fields.DateTime()
+    started_at = fields.DateTime(allow_none=True)
+    finished_at = fields.DateTime(allow_none=True)
+    result = fields.String(metadata={"description": "the record's Result tag: * while unfinished"})
+    termination = fields.String(allow_none=True)
+    draw_offered = fields.Boolean()
+
+
+class TurnOut(Schema):
+    ply = fields.Integer()
+    seat = fields.Integer()
+    player = fields.String()
+    text = fields.String(metadata={"description": "the turn as written"})
+    canonical = fields.String()
+    source = fields.String(metadata={"description": "web, api, email or cli"})
+    position = fields.String(metadata={"description": "the position after the turn"})
+    created_at = fields.DateTime()
+
+
+class GameDetailOut(GameOut):
+    position = fields.String(allow_none=True)
+    diagram = fields.String(allow_none=True, metadata={"description": "the board as text"})
+    scores = fields.List(fields.Integer())
+    legal_turns = fields.List(fields.String(), metadata={"description": "every legal turn of the player to move"})
+    turn_examples = fields.List(fields.String())
+    turns = fields.List(fields.Nested(TurnOut))
+
+
+class PreviewOut(Schema):
+    turn = fields.String()
+    canonical = fields.String()
+    position = fields.String(metadata={"description": "the position the turn would lead to"})
+    diagram = fields.String()
+
+
+class OptionOut(Schema):
+    name = fields.String()
+    choices = fields.List(fields.String())
+    default = fields.String()
+    help = fields.String()
+
+
+class KindOut(Schema):
+    name = fields.String()
+    title = fields.String()
+    summary = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    options = fields.List(fields.Nested(OptionOut))
+    turn_examples = fields.List(fields.String())
+
+
+class MeOut(Schema):
+    id = fields.Integer()
+    email = fields.String()
+    name = fields.String()
+
+
+class ErrorOut(Schema):
+    error = fields.String(required=True, metadata={"description": "what is wrong and what would be right"})
+    fields_ = fields.Dict(data_key="fields", metadata={"description": "per-field messages, for invalid bodies"})

@@ -1,0 +1,189 @@
+"""Board diagrams for every game: one SVG renderer (web), one PNG renderer
+(email) and the notation's text diagram (plain-text email), all drawn from
+the game's ``notation.base.Diagram`` without knowing the game.  Rendered
+diagrams are cached per (game, options, position, format).
+
+Piece kinds drawn: "tree" (size = stage 1-3, marked = a protester on it),
+"logger", "pyramid" (player colour, size 1-3), "stone", "blocked"; any other
+kind is drawn as its label.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from typing import Any, Mapping
+from xml.sax.saxutils import escape, quoteattr
+
+from notation import registry
+from notation.base import Diagram, Piece
+
+CELL = 56
+MARGIN = 26  # room for the rank numbers (left) and files (below)
+LINE = 18  # caption line height
+PLAYER_COLOURS = ("#c62828", "#1f4fbf", "#2e7d32", "#d4a017", "#6a1b9a", "#ef6c00")
+NEUTRAL = "#6b6b6b"
+TREE = "#2f7d32"
+BOARD_LIGHT = "#f3ead7"
+BOARD_DARK = "#e6d8b8"
+INK = "#222222"
+FORMATS = {"svg": "image/svg+xml", "png": "image/png", "txt": "text/plain; charset=utf-8"}
+
+
+def colour(player: int | None) -> str:
+    return NEUTRAL if player is None else PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def _size(diagram: Diagram) -> tuple[int, int]:
+    width = MARGIN + diagram.files * CELL + 8
+    height = 8 + diagram.ranks * CELL + MARGIN + LINE * len(diagram.caption) + (6 if diagram.caption else 0)
+    return width, height
+
+
+def _origin(diagram: Diagram, file: int, rank: int) -> tuple[int, int]:
+    """Top-left corner of a square; rank 1 at the bottom."""
+    return MARGIN + file * CELL, 8 + (diagram.ranks - 1 - rank) * CELL
+
+
+def _shapes(piece: Piece, x: int, y: int) -> list[tuple[str, Any, str]]:
+    """The piece as simple shapes: ("polygon", points, fill), ("circle",
+    (cx, cy, r), fill), ("rect", (x0, y0, x1, y1), fill), ("text", (cx, cy,
+    text), fill)."""
+    cx, cy = x + CELL / 2, y + CELL / 2
+    size = max(1, min(3, piece.size))
+    shapes: list[tuple[str, Any, str]] = []
+    if piece.kind in ("tree", "pyramid"):
+        half = 8 + 5 * size
+        height = 14 + 9 * size
+        base = cy + height / 2
+        fill = TREE if piece.kind == "tree" and piece.player is None else colour(piece.player)
+        shapes.append(("polygon", [(cx - half, base), (cx + half, base), (cx, base - height)], fill))
+        if piece.marked:
+            shapes.append(("circle", (x + CELL - 12, y + 12, 7), colour(piece.player) if piece.player is not None else "#b71c1c"))
+    elif piece.kind == "logger":
+        shapes.append(("circle", (cx, cy, 17), colour(piece.player)))
+        shapes.append(("text", (cx, cy, piece.label), "#ffffff"))
+    elif piece.kind == "stone":
+        shapes.append(("circle", (cx, cy, 19), colour(piece.player)))
+    elif piece.kind == "blocked":
+        shapes.append(("rect", (x + 3, y + 3, x + CELL - 3, y + CELL - 3), "#444444"))
+    else:
+        shapes.append(("text", (cx, cy, piece.label), INK))
+    return shapes
+
+
+def _describe(diagram: Diagram, file: int, rank: int, piece: Piece) -> str:
+    who = "" if piece.player is None else f" of player {piece.player + 1}"
+    mark = " (marked)" if piece.marked else ""
+    return f"{diagram.square_name(file, rank)}: {piece.kind} {piece.label}{who}{mark}"
+
+
+# -- SVG ---------------------------------------------------------------------
+def render_svg(diagram: Diagram) -> str:
+    width, height = _size(diagram)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" font-family="sans-serif">',
+        f"<title>{escape(diagram.caption[0] if diagram.caption else 'board')}</title>",
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
+    for rank in range(diagram.ranks):
+        for file in range(diagram.files):
+            x, y = _origin(diagram, file, rank)
+            fill = BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK
+            out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#b9a77f"/>')
+        _, y = _origin(diagram, 0, rank)
+        out.append(f'<text x="{MARGIN / 2}" y="{y + CELL / 2}" text-anchor="middle" dominant-baseline="central" '
+                   f'font-size="13" fill="{INK}">{rank + 1}</text>')
+    for file in range(diagram.files):
+        x, _ = _origin(diagram, file, 0)
+        out.append(f'<text x="{x + CELL / 2}" y="{8 + diagram.ranks * CELL + MARGIN / 2}" text-anchor="middle" '
+                   f'dominant-baseline="central" font-size="13" fill="{INK}">{chr(ord("a") + file)}</text>')
+    for (file, rank), piece in sorted(diagram.cells.items()):
+        x, y = _origin(diagram, file, rank)
+        out.append(f"<g><title>{escape(_describe(diagram, file, rank, piece))}</title>")
+        for shape, data, fill in _shapes(piece, x, y):
+            if shape == "polygon":
+                points = " ".join(f"{px:.1f},{py:.1f}" for px, py in data)
+                out.append(f'<polygon points="{points}" fill="{fill}" stroke="#1b1b1b" stroke-width="1"/>')
+            elif shape == "circle":
+                out.append(f'<circle cx="{data[0]}" cy="{data[1]}" r="{data[2]}" fill="{fill}" stroke="#1b1b1b"/>')
+            elif shape == "rect":
+                out.append(f'<rect x="{data[0]}" y="{data[1]}" width="{data[2] - data[0]}" height="{data[3] - data[1]}" fill="{fill}"/>')
+            else:
+                out.append(f'<text x="{data[0]}" y="{data[1]}" text-anchor="middle" dominant-baseline="central" '
+                           f'font-size="16" font-weight="bold" fill="{fill}">{escape(data[2])}</text>')
+        out.append("</g>")
+    y = 8 + diagram.ranks * CELL + MARGIN + 6
+    for line in diagram.caption:
+        out.append(f'<text x="4" y="{y + LINE / 2}" dominant-baseline="central" font-size="13" fill="{INK}">{escape(line)}</text>')
+        y += LINE
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# -- PNG ---------------------------------------------------------------------
+def render_png(diagram: Diagram) -> bytes:
+    from PIL import Image, ImageDraw, ImageFont
+
+    width, height = _size(diagram)
+    image = Image.new("RGB", (width, height), "#ffffff")
+    draw = ImageDraw.Draw(image)
+    try:
+        font = ImageFont.load_default(size=13)
+        bold = ImageFont.load_default(size=16)
+    except TypeError:  # Pillow without FreeType sizes
+        font = bold = ImageFont.load_default()
+    for rank in range(diagram.ranks):
+        for file in range(diagram.files):
+            x, y = _origin(diagram, file, rank)
+            fill = BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK
+            draw.rectangle((x, y, x + CELL, y + CELL), fill=fill, outline="#b9a77f")
+        _, y = _origin(diagram, 0, rank)
+        draw.text((MARGIN / 2, y + CELL / 2), str(rank + 1), fill=INK, font=font, anchor="mm")
+    for file in range(diagram.files):
+        x, _ = _origin(diagram, file, 0)
+        draw.text((x + CELL / 2, 8 + diagram.ranks * CELL + MARGIN / 2), chr(ord("a") + file), fill=INK, font=font, anchor="mm")
+    for (file, rank), piece in sorted(diagram.cells.items()):
+        x, y = _origin(diagram, file, rank)
+        for shape, data, fill in _shapes(piece, x, y):
+            if shape == "polygon":
+                draw.polygon(data, fill=fill, outline="#1b1b1b")
+            elif shape == "circle":
+                cx, cy, r = data
+                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline="#1b1b1b")
+            elif shape == "rect":
+                draw.rectangle(data, fill=fill)
+            else:
+                draw.text((data[0], data[1]), data[2], fill=fill, font=bold, anchor="mm")
+    y = 8 + diagram.ranks * CELL + MARGIN + 6
+    for line in diagram.caption:
+        draw.text((4, y + LINE / 2), line, fill=INK, font=font, anchor="lm")
+        y += LINE
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+# -- cached, by position -------------------------------------------------------
+def render(game: str, options: Mapping[str, str], position: str, fmt: str) -> str | bytes:
+    """The diagram of ``position`` in ``fmt`` ("svg", "png" or "txt"),
+    cached.  Raises ``PbemError`` for a bad position, ``KeyError`` for an
+    unknown format."""
+    if fmt not in FORMATS:
+        raise KeyError(fmt)
+    return _render(game, tuple(sorted((str(k), str(v)) for k, v in options.items())), position, fmt)
+
+
+@lru_cache(maxsize=1024)
+def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str) -> str | bytes:
+    notation = registry.get(game).notation
+    state = notation.parse_position(position, dict(options))
+    if fmt == "txt":
+        return notation.text_diagram(state) + "\n"
+    diagram = notation.diagram(state)
+    return render_svg(diagram) if fmt == "svg" else render_png(diagram)
+
+
+def cache_info():
+    return _render.cache_info()

@@ -1,0 +1,88 @@
+"""What a player sees of a game, as plain data: shared by the web pages and
+the JSON API so both show the same thing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from engine.errors import PbemError
+from pbem.models import ACTIVE, Game, Player, Seat
+from pbem.play import kind_of, seated_players, state_of, title_of, turns_of
+
+
+def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
+    kind = kind_of(game)
+    state = state_of(game)
+    mover = kind.rules.to_move(state) if state is not None and game.status == ACTIVE else None
+    players = []
+    you = None
+    agreeing = {int(n) for n in (game.draw_offer or "").split(",") if n.isdigit()}
+    for seat, player in seated_players(session, game):
+        players.append(
+            {
+                "seat": seat.number + 1,
+                "label": kind.notation.player_label(seat.number),
+                "name": player.display_name,
+                "email": player.email,
+                "status": seat.status,
+                "to_move": seat.number == mover,
+                "offers_draw": seat.number in agreeing,
+            }
+        )
+        if viewer is not None and player.id == viewer.id:
+            you = seat.number + 1
+    return {
+        "id": game.id,
+        "game": game.kind,
+        "title": title_of(game),
+        "options": dict(game.options),
+        "status": game.status,
+        "ply": game.ply,
+        "players": players,
+        "to_move": None if mover is None else mover + 1,
+        "your_seat": you,
+        "your_turn": you is not None and mover is not None and mover + 1 == you,
+        "hours_per_turn": game.hours_per_turn,
+        "deadline": game.deadline,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "result": game.result,
+        "termination": game.termination,
+        "draw_offered": bool(agreeing),
+    }
+
+
+def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
+    data = summary(session, game, viewer)
+    kind = kind_of(game)
+    state = state_of(game)
+    data["position"] = game.position
+    data["diagram"] = kind.notation.text_diagram(state) if state is not None else None
+    data["scores"] = list(kind.rules.scores(state)) if state is not None else []
+    try:
+        data["legal_turns"] = kind.notation.legal_texts(state) if data["to_move"] else []
+    except PbemError:
+        data["legal_turns"] = []
+    data["turn_examples"] = list(kind.notation.turn_examples)
+    data["turns"] = [turn_data(t, kind) for t in turns_of(session, game)]
+    return data
+
+
+def turn_data(turn, kind) -> dict[str, Any]:
+    return {
+        "ply": turn.ply,
+        "seat": turn.seat + 1,
+        "player": kind.notation.player_label(turn.seat),
+        "text": turn.text,
+        "canonical": turn.canonical,
+        "source": turn.source,
+        "position": turn.position,
+        "created_at": turn.created_at,
+    }
+
+
+def seat_map(session: Session, game: Game) -> dict[int, Seat]:
+    return {seat.number: seat for seat, _ in seated_players(session, game)}

@@ -1,0 +1,40 @@
+"""A stored game as a game record (``notation.record``), for download as
+text or JSON.  The record replays the stored canonical turns, so it passes
+``pbem record check``."""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from notation import record as records
+from pbem.models import Game
+from pbem.play import seated_players, turns_of
+
+
+def record_of(session: Session, game: Game) -> records.Record:
+    players = [player.display_name for _, player in seated_players(session, game)]
+    record = records.Record(
+        game=game.kind,
+        players=players,
+        turns=[turn.canonical for turn in turns_of(session, game)],
+        options=dict(game.options),
+        date=game.started_at.strftime("%Y.%m.%d") if game.started_at else None,
+        end_date=game.finished_at.strftime("%Y.%m.%d") if game.finished_at else None,
+        result=game.result or "*",
+        tags={"Site": f"pbem game {game.id}"},
+    )
+    if game.termination and game.status != "active":
+        record.tags["Termination"] = game.termination
+    return record
+
+
+def text(session: Session, game: Game) -> str:
+    return records.write_text(record_of(session, game))
+
+
+def json_text(session: Session, game: Game) -> str:
+    return records.write_json(record_of(session, game))
+
+
+def filename(game: Game, extension: str) -> str:
+    return f"pbem-{game.kind}-{game.id}.{extension}"

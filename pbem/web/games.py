@@ -1,0 +1,181 @@
+"""The game pages: my games, a new game, a game (board, moves, turn box with
+preview, legal turns, lifecycle buttons), diagrams and record downloads."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from sqlmodel import select
+
+from engine.errors import PbemError
+from notation import registry
+from pbem import diagrams, present, records
+from pbem.db import get_session
+from pbem.models import Turn
+from pbem.play import game_for_player, games_of, kind_of
+from pbem.services import games, turns
+from pbem.services.errors import ServiceError
+from pbem.web.auth import current_player, sign_in_required
+
+bp = Blueprint("games", __name__)
+
+
+@bp.get("/")
+def home():
+    player = current_player()
+    if player is None:
+        return render_template("welcome.html")
+    session = get_session()
+    mine = [present.summary(session, game, player) for game, _ in games_of(session, player)]
+    return render_template("home.html", games=mine)
+
+
+def _kinds() -> list:
+    return [registry.get(name) for name in registry.names()]
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+@sign_in_required
+def new_game():
+    player = current_player()
+    form = {"kind": "logger" if "logger" in registry.names() else registry.names()[0],
+            "players": player.email + "\n", "hours": "", "random_order": False}
+    error = None
+    if request.method == "POST":
+        form = {
+            "kind": request.form.get("kind", ""),
+            "players": request.form.get("players", ""),
+            "hours": request.form.get("hours", "").strip(),
+            "random_order": request.form.get("random_order") == "on",
+        }
+        options = {key[len("option-" + form["kind"] + "-"):]: value for key, value in request.form.items()
+                   if key.startswith("option-" + form["kind"] + "-")}
+        emails = [line.strip() for line in form["players"].replace(",", "\n").splitlines() if line.strip()]
+        try:
+            hours = int(form["hours"]) if form["hours"] else None
+        except ValueError:
+            error = f"the time per turn is a whole number of hours, such as 72, or empty for no limit; not {form['hours']!r}"
+        if error is None:
+            try:
+                game = games.create_game(get_session(), player, form["kind"], emails, options=options,
+                                         random_order=form["random_order"], hours_per_turn=hours)
+            except ServiceError as failure:
+                error = failure.message
+            else:
+                flash(f"Game {game.id} created; the invitations are on their way.")
+                return redirect(url_for("games.show", game_id=game.id))
+    return render_template("new_game.html", kinds=_kinds(), form=form, error=error), 400 if error else 200
+
+
+def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):
+    player = current_player()
+    session = get_session()
+    game, _ = game_for_player(session, game_id, player)
+    data = present.detail(session, game, player)
+    preview_svg = None
+    if preview is not None:
+        preview_svg = diagrams.render_svg(kind_of(game).notation.diagram(preview.state))
+    rounds = _rounds(data["turns"])
+    return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
+                           preview=preview, preview_svg=preview_svg), status
+
+
+def _rounds(turn_list: list[dict]) -> list[list[dict]]:
+    rounds: list[list[dict]] = []
+    last = None
+    for turn in turn_list:
+        if not rounds or (last is not None and turn["seat"] <= last):
+            rounds.append([])
+        rounds[-1].append(turn)
+        last = turn["seat"]
+    return rounds
+
+
+@bp.get("/games/<game_id>")
+@sign_in_required
+def show(game_id: str):
+    return _game_page(game_id)
+
+
+@bp.post("/games/<game_id>/turn")
+@sign_in_required
+def play(game_id: str):
+    player = current_player()
+    text = request.form.get("turn", "")
+    ply_text = request.form.get("ply", "")
+    try:
+        if request.form.get("action") == "preview":
+            preview = turns.preview_turn(get_session(), game_id, player, text)
+            return _game_page(game_id, turn_text=text, preview=preview)
+        ply = int(ply_text) if ply_text.strip().isdigit() else ply_text
+        done = turns.submit_turn(get_session(), game_id, player, text, ply, "web")
+    except ServiceError as failure:
+        if failure.status in (403, 404):
+            raise
+        return _game_page(game_id, turn_text=text, error=failure.message, status=failure.status)
+    flash(f"You played {done.turn.canonical}.")
+    return redirect(url_for("games.show", game_id=done.game.id))
+
+
+_ACTIONS = {
+    "accept": (games.accept, "You accepted the invitation."),
+    "decline": (games.decline, "You declined the invitation; the game is cancelled."),
+    "resign": (games.resign, "You resigned."),
+    "draw": (games.offer_draw, "Your draw offer (or agreement) is recorded."),
+    "abandon": (games.abandon, "The game is abandoned."),
+}
+
+
+@bp.post("/games/<game_id>/<action>")
+@sign_in_required
+def lifecycle(game_id: str, action: str):
+    if action not in _ACTIONS:
+        abort(404)
+    service, message = _ACTIONS[action]
+    try:
+        game = service(get_session(), game_id, current_player())
+    except ServiceError as failure:
+        if failure.status in (403, 404):
+            raise
+        return _game_page(game_id, error=failure.message, status=failure.status)
+    flash(message)
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.get("/games/<game_id>/record.<fmt>")
+@sign_in_required
+def record(game_id: str, fmt: str):
+    session = get_session()
+    game, _ = game_for_player(session, game_id, current_player())
+    if fmt not in ("pgn", "json") or game.position is None:
+        abort(404)
+    body = records.json_text(session, game) if fmt == "json" else records.text(session, game)
+    mimetype = "application/json" if fmt == "json" else "text/plain"
+    return Response(body, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{records.filename(game, fmt)}"'})
+
+
+@bp.get("/games/<game_id>/board/<int:ply>.<fmt>")
+@sign_in_required
+def board(game_id: str, ply: int, fmt: str):
+    session = get_session()
+    game, _ = game_for_player(session, game_id, current_player())
+    if fmt not in diagrams.FORMATS or game.position is None or not 0 <= ply <= game.ply:
+        abort(404)
+    if ply == game.ply:
+        position = game.position
+    elif ply == 0:
+        kind = kind_of(game)
+        seats = len(present.seat_map(session, game))
+        position = kind.notation.format_position(kind.rules.initial_state(seats, game.options))
+    else:
+        turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
+        if turn is None:
+            abort(404)
+        position = turn.position
+    try:
+        body = diagrams.render(game.kind, game.options, position, fmt)
+    except PbemError:
+        abort(404)
+    response = Response(body, mimetype=diagrams.FORMATS[fmt])
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
