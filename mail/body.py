@@ -161,11 +161,26 @@ _LATE_HEADERS = re.compile(
 )
 
 
+#: Must equal :data:`mail.compose.REPLY_MARKER` (kept here to avoid an import cycle).
+REPLY_MARKER = "## Reply above this line ##"
+
+
 def reply_text(text: str) -> str:
     """Return the newest reply in *text*: no quoted history, no signature."""
     if not text:
         return ""
     text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_TEXT]
+    # Our own marker ends the reply, however the client quoted what follows.
+    # (A quoted marker needs no cut: quoted lines go anyway, and a bottom-posted
+    # reply follows it.)
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.strip().lower().startswith(REPLY_MARKER.lower()):
+            head = "\n".join(lines[:index]).rstrip().split("\n")
+            if len(head) > 2 and head[-1].strip() and not head[-2].strip() and any(h.strip() for h in head[:-2]):
+                head.pop()  # the client's attribution line ("Le ... a écrit :") before the pasted text
+            text = "\n".join(head)
+            break
     # Cut at a signature separator first: the library only sees "--" after stripping.
     kept: list[str] = []
     for line in text.split("\n"):
@@ -173,23 +188,40 @@ def reply_text(text: str) -> str:
             break
         kept.append(line)
     text = "\n".join(kept)
+    whole_lines = {line.strip() for line in text.split("\n")}
+    body = text
     try:
         parsed = EmailReplyParser(languages=list(LANGUAGES)).read(text)
-        body = ""
         for reply in parsed.replies:
-            candidate = reply.body
-            if _unquoted(candidate).strip():
-                body = candidate
-                break
+            candidate = _unquoted(reply.body)
+            kept_lines = [line.strip() for line in candidate.split("\n") if line.strip()]
+            if not kept_lines:
+                continue
+            # The library's header patterns sometimes split a line in two
+            # (seen with French "a écrit"); such a reply is not to be trusted.
+            if all(line in whole_lines for line in kept_lines):
+                body = reply.body
+            break
     except Exception:  # noqa: BLE001 - a regex library on hostile text; keep the raw text
         body = text
-    lines = _unquoted(body).split("\n")
     out: list[str] = []
-    for line in lines:
+    for line in _unquoted(_drop_attributions(body)).split("\n"):
         if _LATE_HEADERS.match(line):
             break
         out.append(line)
     return "\n".join(out).strip()
+
+
+def _drop_attributions(text: str) -> str:
+    """Drop "X wrote:" lines: unquoted lines ending in ':' right before a quoted line."""
+    lines = text.split("\n")
+    kept = []
+    for index, line in enumerate(lines):
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if line.rstrip().endswith(":") and not _QUOTED_LINE.match(line) and _QUOTED_LINE.match(following):
+            continue
+        kept.append(line)
+    return "\n".join(kept)
 
 
 def _unquoted(text: str) -> str:

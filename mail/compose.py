@@ -28,6 +28,9 @@ from datetime import datetime, timezone
 
 #: Generic text used instead of anything that looks like a program error.
 INTERNAL_ERROR = "Something went wrong on our side; your mail changed nothing. Please try again later."
+#: The first line of every notification; :func:`mail.body.reply_text` cuts a
+#: reply at this line, quoted or not, whatever the mail client's quoting style.
+REPLY_MARKER = "## Reply above this line ##"
 #: At most this many legal turns are listed in an error reply.
 MAX_LEGAL_LISTED = 40
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+", re.MULTILINE)
@@ -133,6 +136,7 @@ def compose_notification(
     auto_submitted: str = "auto-generated",
     message_id: str | None = None,
     date: datetime | None = None,
+    reply_marker: bool = True,
 ) -> EmailMessage:
     """Build a notification.
 
@@ -140,14 +144,17 @@ def compose_notification(
     *after* (the move list, the deadline).  The HTML part shows the same text
     escaped, with the *png* diagram inline in place of the text diagram when
     given.  *message_id* may be the game's root id for the first mail of a
-    game; otherwise a fresh one is made.
+    game; otherwise a fresh one is made.  Both parts start with
+    :data:`REPLY_MARKER` unless *reply_marker* is false.
     """
     msg = _base(from_addr=from_addr, to_addr=to_addr, subject=subject, domain=domain, loop_id=loop_id,
                 auto_submitted=auto_submitted, reply_to=reply_to, thread=thread, message_id=message_id,
                 date=date)
-    plain = "\n\n".join(part.strip("\n") for part in (text, diagram, after) if part and part.strip())
-    msg.set_content(plain + "\n")
-    html_parts = [_html_paragraphs(text)]
+    parts = [REPLY_MARKER] if reply_marker else []
+    parts += [part.strip("\n") for part in (text, diagram, after) if part and part.strip()]
+    msg.set_content("\n\n".join(parts) + "\n")
+    html_parts = [f'<p style="color:#888;font-size:small">{html.escape(REPLY_MARKER)}</p>'] if reply_marker else []
+    html_parts.append(_html_paragraphs(text))
     cid = None
     if png:
         cid = make_msgid(domain=domain)
