@@ -4,7 +4,9 @@ The package is a library the server calls; it never touches the database.
 
 * :mod:`mail.receive` -- LMTP/SMTP listeners and pipe delivery that hand the raw
   message to a ``store`` callback before answering 250; :func:`message_key`.
+* :mod:`mail.keys` -- :func:`message_key`, the deduplication key of a raw message.
 * :mod:`mail.imap` -- IMAP polling, resuming by UID.
+* :mod:`mail.worker` -- processing stored messages, with a shunt for failures.
 * :mod:`mail.inbound` -- parse a raw message into sender, tokens, threading
   headers and command lines; :func:`should_not_reply` (loop/auto-reply guard).
 * :mod:`mail.body` -- the text a person wrote (charsets, HTML, quotes, signatures).

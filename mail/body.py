@@ -87,6 +87,23 @@ def decode_part(part: Message) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
 
 
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo ``format=flowed`` (RFC 3676): join soft-broken lines (those ending in a space)."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            line = line[1:]  # space-stuffing
+        if line.endswith(" ") and line != "-- ":
+            current += line[:-1] if delsp else line
+            continue
+        out.append(current + line)
+        current = ""
+    if current:
+        out.append(current)
+    return "\n".join(out)
+
+
 _QUOTE_XPATH = (
     "//blockquote"
     " | //*[contains(concat(' ', normalize-space(@class), ' '), ' gmail_quote ')]"

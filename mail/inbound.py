@@ -20,7 +20,7 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses, parseaddr
 
-from mail.body import decode_part, html_to_text, reply_text
+from mail.body import decode_part, html_to_text, reply_text, unflow
 from mail.errors import ParseError
 from mail.keys import message_key
 from mail.tokens import DEFAULT_PREFIX, split_reply_address
@@ -144,6 +144,8 @@ def _body_texts(msg: Message) -> tuple[str, list[str]]:
             continue
         if ctype == "text/plain" and plain is None:
             plain = decode_part(part)
+            if str(part.get_param("format") or "").lower() == "flowed":
+                plain = unflow(plain, delsp=str(part.get_param("delsp") or "").lower() == "yes")
         elif ctype == "text/html" and html is None:
             html = decode_part(part)
     if plain is not None and plain.strip():

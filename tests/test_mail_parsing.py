@@ -284,3 +284,10 @@ def test_parse_message_refuses_non_bytes_with_its_own_error():
 def test_message_parsed_by_stdlib_matches():
     raw = headers("Message-ID: <x@y>\r\n")
     assert message_from_bytes(raw, policy=policy.default)["Message-ID"] == parse_message(raw).message_id
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=2000))
+def test_body_functions_take_any_text(text):
+    assert isinstance(reply_text(text), str)
+    assert isinstance(html_to_text(text), str)
