@@ -291,3 +291,12 @@ def test_message_parsed_by_stdlib_matches():
 def test_body_functions_take_any_text(text):
     assert isinstance(reply_text(text), str)
     assert isinstance(html_to_text(text), str)
+
+
+def test_absurdly_deep_mime_nesting_is_our_own_error():
+    raw = b"From: a@b.c\r\nTo: play+x@y.z\r\n"
+    for n in range(3000):
+        raw += b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (n, n)
+    raw += b"Content-Type: text/plain\r\n\r\nlegal\r\n"
+    with pytest.raises(ParseError):
+        parse_message(raw)
