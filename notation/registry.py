@@ -14,6 +14,7 @@ from notation.base import GameKind
 # name -> "module:attribute" of a GameKind, imported on first use
 _GAMES: dict[str, str] = {
     "logger": "notation.logger:KIND",
+    "attactics": "notation.attactics:KIND",
     "ataxx": "notation.ataxx:KIND",
 }
 

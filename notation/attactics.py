@@ -1,0 +1,240 @@
+"""Attactics turn notation, position strings and board diagrams, as
+defined in ``docs/games/attactics.md``.
+
+Turns: ``a1-c3`` (move/clone), ``c3+`` (grow), ``c3-`` (shrink), each
+followed where the mover has a choice by fills such as ``d4=b2`` (the
+captured d4 is replaced by the piece on b2), ``d4=m`` (by a medium from the
+stash; after a grow: d4 ends medium) or ``d4=.`` (left empty).  Positions:
+``<ranks 8 to 1> <to-move> <players>``, squares ``.`` or ``1s`` .. ``4l``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from engine.attactics import AttacticsGame, AttacticsState, Fill, Grow, Move, Shrink
+from engine.attactics.board import (
+    PIECES,
+    PIECES_PER_SIZE,
+    SIZE_LETTERS,
+    SIZE_WORDS,
+    code,
+    owner,
+    parse_square,
+    size_of,
+    square_name,
+)
+from engine.attactics.rules import turn_text
+from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
+from notation.base import Diagram, GameKind, Notation, Piece
+
+_SQ = r"[a-h][1-8]"
+_HEAD = re.compile(
+    rf"^(?:(?P<frm>{_SQ})\s*-?\s*(?P<to>{_SQ})(?![=\w])"
+    rf"|(?P<sq1>{_SQ})\s*(?P<op1>[+-])(?=[\s,;]|$)|(?P<op2>[+-])\s*(?P<sq2>{_SQ})(?![=\w])"
+    rf"|(?P<word>grow|shrink)\s+(?P<sq3>{_SQ}))(?P<rest>.*)$",
+    re.S,
+)
+_FILL = re.compile(rf"^({_SQ})=({_SQ}|[sml123]|[.0-])$")
+_SIZES = {"s": 1, "m": 2, "l": 3, "1": 1, "2": 2, "3": 3, ".": 0, "0": 0, "-": 0}
+_HELP = (
+    "an Attactics turn is a move or clone such as a1-c3, a grow such as c3+ or a shrink such as c3-, "
+    "followed where you have a choice by fills such as d4=b2 (replace the captured d4 with your piece "
+    "from b2), d4=m (with a medium from your stash; after a grow: d4 ends as a medium) or d4=. (leave it empty)"
+)
+_CELL = re.compile(r"([1-4])([sml])|\.|([1-8])")
+_LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medium, large
+
+
+def _malformed(text: str, why: str) -> MalformedTurnError:
+    return MalformedTurnError(f"cannot read {text!r}: {why}; {_HELP}")
+
+
+class AttacticsNotation(Notation[AttacticsState, Any]):
+    game = AttacticsGame()
+    turn_examples = ("a1-b2", "a1-c3 d4=b2", "c3+", "c3-", "c3+ d4=s")
+
+    # -- turns -----------------------------------------------------------
+    def read_turn(self, state: AttacticsState, text: str):
+        """Parse the syntax only; raise ``MalformedTurnError``."""
+        if not isinstance(text, str):
+            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+        cleaned = re.sub(r"\s*=\s*", "=", text.strip().lower())
+        if not cleaned:
+            raise MalformedTurnError(f"the turn is empty; {_HELP}")
+        head = _HEAD.match(cleaned)
+        if not head:
+            raise _malformed(text, "it does not start with a move, a grow or a shrink")
+        fills = []
+        for part in (p for p in re.split(r"[\s,;]+", head["rest"]) if p):
+            fill = _FILL.match(part)
+            if not fill:
+                raise _malformed(text, f"{part!r} is not a fill such as d4=b2, d4=m or d4=.")
+            fills.append(self._fill(state, parse_square(fill[1]), fill[2]))
+        fills_t = tuple(fills)
+        if head["frm"]:
+            return Move(parse_square(head["frm"]), parse_square(head["to"]), fills_t)
+        square = parse_square(head["sq1"] or head["sq2"] or head["sq3"])
+        grow = (head["op1"] or head["op2"] or head["word"]) in ("+", "grow")
+        return Grow(square, fills_t) if grow else Shrink(square, fills_t)
+
+    @staticmethod
+    def _fill(state: AttacticsState, square: int, what: str) -> Fill:
+        if what in _SIZES:
+            return Fill(square, _SIZES[what])
+        source = parse_square(what)
+        piece = state.board[source]
+        if not piece or owner(piece) != state.to_move:
+            raise IllegalTurnError(
+                f"{what} holds no piece of player {state.to_move + 1}, so it cannot replace the piece "
+                f"captured on {square_name(square)}"
+            )
+        return Fill(square, size_of(piece), source)
+
+    def parse_turn(self, state: AttacticsState, text: str):
+        if state.to_move is None:
+            raise GameOverError(f"the game is over in position {self.format_position(state)}; no turn can be played")
+        try:
+            turn = self.read_turn(state, text)
+            return self.game.canonical(state, turn)
+        except MalformedTurnError:
+            raise
+        except TurnError as error:
+            raise type(error)(f"{text.strip()!r}: {error} (position {self.format_position(state)})") from None
+
+    def format_turn(self, state: AttacticsState, turn) -> str:
+        return turn_text(turn)
+
+    # -- positions -------------------------------------------------------
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> AttacticsState:
+        self.game.normalize_options(options)
+        if not isinstance(text, str):
+            raise PositionError("a position is text")
+        fields = text.split()
+        example = ".......2s/8/8/8/8/8/8/1s....... 1 2"
+        if len(fields) not in (2, 3):
+            raise PositionError(
+                f"an Attactics position has three fields (ranks 8 to 1, player to move, number of players), "
+                f"such as {example!r}; {text!r} has {len(fields)}"
+            )
+        board = _board(fields[0])
+        highest = max((owner(p) + 1 for p in board if p), default=0)
+        mover_text = fields[1].lower()
+        if len(fields) == 3:
+            if not (fields[2].isdigit() and 2 <= int(fields[2]) <= 4):
+                raise PositionError(f"Attactics is for 2 to 4 players, not {fields[2]!r}")
+            players = int(fields[2])
+        else:
+            players = max(2, highest, int(mover_text[-1]) if mover_text[-1:].isdigit() else 0)
+        if highest > players:
+            raise PositionError(f"player {highest} has pieces on the board but there are only {players} players")
+        over = mover_text.startswith("w")
+        number = mover_text[1:] if over else mover_text
+        if not (number.isdigit() and 1 <= int(number) <= players):
+            raise PositionError(
+                f"the second field is the player to move, 1 to {players}, or w1 to w{players} for a finished "
+                f"game and its winner; not {fields[1]!r}"
+            )
+        player = int(number) - 1
+        stashes = []
+        for p in range(players):
+            counts = [0, 0, 0]
+            for piece in board:
+                if piece and owner(piece) == p:
+                    counts[size_of(piece) - 1] += 1
+            if max(counts) > PIECES_PER_SIZE:
+                raise PositionError(f"player {p + 1} has more than {PIECES_PER_SIZE} pyramids of one size on the board")
+            stashes.append(tuple(PIECES_PER_SIZE - c for c in counts))
+        state = AttacticsState(tuple(board), players, None if over else player, tuple(stashes), player if over else None)
+        self._check_state(state)
+        return state
+
+    @staticmethod
+    def _check_state(state: AttacticsState) -> None:
+        counts = [state.on_board(p) for p in range(state.players)]
+        alive = [p + 1 for p in range(state.players) if counts[p]]
+        if not alive:
+            raise PositionError("no player has a piece on the board")
+        full = [p + 1 for p in range(state.players) if counts[p] == PIECES]
+        if state.winner is not None:
+            if state.winner + 1 not in full and alive != [state.winner + 1]:
+                raise PositionError(
+                    f"player {state.winner + 1} has not won here: a winner has all {PIECES} pyramids on the "
+                    "board or is the only player with pyramids on it"
+                )
+            return
+        if full or len(alive) == 1:
+            who = full[0] if full else alive[0]
+            raise PositionError(f"this game is over (player {who} has won); write the second field as w{who}")
+        if not counts[state.to_move]:
+            raise PositionError(f"player {state.to_move + 1} has no piece on the board, so is out and cannot move")
+
+    def format_position(self, state: AttacticsState) -> str:
+        ranks = []
+        for rank in reversed(range(8)):
+            ranks.append("".join(_cell(state.board[rank * 8 + f]) for f in range(8)))
+        mover = f"w{state.winner + 1}" if state.to_move is None else str(state.to_move + 1)
+        return f"{'/'.join(ranks)} {mover} {state.players}"
+
+    # -- diagrams --------------------------------------------------------
+    def diagram(self, state: AttacticsState) -> Diagram:
+        cells = {}
+        for square, piece in enumerate(state.board):
+            if piece:
+                p, size = owner(piece), size_of(piece)
+                cells[(square % 8, square // 8)] = Piece("pyramid", _LABELS[p][size - 1], p, size)
+        if state.to_move is None:
+            result = self.game.result(state)
+            caption = [f"Game over: player {result.winners[0] + 1} wins ({result.reason})"]
+        else:
+            caption = [f"Player {state.to_move + 1} to move"]
+        for p in range(state.players):
+            s, m, l = state.stashes[p]
+            out = ", out" if state.is_out(p) else ""
+            caption.append(
+                f"Player {p + 1}: {state.on_board(p)} on the board; stash {s} small, {m} medium, {l} large{out}"
+            )
+        legend = tuple(
+            f"player {p + 1}: {_LABELS[p][0]} small, {_LABELS[p][1]} medium, {_LABELS[p][2]} large"
+            for p in range(state.players)
+        )
+        return Diagram(8, 8, cells, tuple(caption), legend)
+
+
+def _cell(piece: int) -> str:
+    return f"{owner(piece) + 1}{SIZE_LETTERS[size_of(piece)]}" if piece else "."
+
+
+def _board(text: str) -> list[int]:
+    rows = text.lower().split("/")
+    if len(rows) != 8:
+        raise PositionError(f"the board {text!r} must be eight ranks separated by '/', rank 8 first")
+    board = [0] * 64
+    for index, row in enumerate(rows):
+        rank, file, at = 7 - index, 0, 0
+        while at < len(row):
+            cell = _CELL.match(row, at)
+            if not cell or file >= 8:
+                raise PositionError(
+                    f"rank {rank + 1} {row!r} must be eight squares: '.' for empty (or a digit counting empty "
+                    f"squares) and pieces such as 1s, 2m, 3l (player, then small, medium or large)"
+                )
+            if cell[1]:
+                board[rank * 8 + file] = code(int(cell[1]) - 1, "sml".index(cell[2]) + 1)
+                file += 1
+            else:
+                file += int(cell[3]) if cell[3] else 1
+            at = cell.end()
+        if file != 8:
+            raise PositionError(f"rank {rank + 1} {row!r} describes {file} squares, not 8")
+    return board
+
+
+NOTATION = AttacticsNotation()
+KIND = GameKind(
+    "attactics",
+    NOTATION.game,
+    NOTATION,
+    "Ataxx with pyramids for 2 to 4: clone, jump, grow and shrink to capture; fill the board with your stash to win.",
+)
