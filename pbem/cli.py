@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from pbem.cli_engine import position, record
+from pbem.cli_serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,3 +16,4 @@ def main() -> None:
 
 main.add_command(position)
 main.add_command(record)
+main.add_command(serve)

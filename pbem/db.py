@@ -60,6 +60,8 @@ def init_app(app: Flask) -> None:
     app.extensions["pbem_engine"] = engine
     if app.config["AUTO_MIGRATE"]:
         migrate(engine)
+    app.before_request(_fresh_session)
+    app.teardown_request(_close_session)
     app.teardown_appcontext(_close_session)
 
 
@@ -72,6 +74,13 @@ def get_session() -> Session:
     if "db_session" not in g:
         g.db_session = Session(engine(), expire_on_commit=False)
     return g.db_session
+
+
+def _fresh_session() -> None:
+    """Each request gets its own session and signed-in player, even when an
+    app context (a test's, a CLI command's) is already pushed around it."""
+    g.pop("db_session", None)
+    g.pop("player", None)
 
 
 def _close_session(_error: BaseException | None = None) -> None:

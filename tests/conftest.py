@@ -120,7 +120,10 @@ def runner(app):
 
 @pytest.fixture
 def session(app):
-    """A database session inside an app context (for calling services)."""
+    """A database session inside an app context, for calling services.
+    Tests that also make requests with ``client`` should push their own
+    short ``app.app_context()`` instead: a pushed context is shared with
+    the requests (and so is ``g``)."""
     from pbem.db import get_session
 
     with app.app_context():

@@ -8,18 +8,21 @@ import json
 import pytest
 
 from notation import record as records
+from pbem.db import get_session
 from pbem.services.accounts import create_api_token, player_for_email
 
 
 @pytest.fixture
-def api(app, session):
+def api(app):
     """Tokens for alice, bob and carol, and ``call(who, method, url, body)``."""
     tokens = {}
-    for name in ("alice", "bob", "carol"):
-        player = player_for_email(session, f"{name}@example.org")
-        player.name = name.capitalize()
-        session.commit()
-        tokens[name], _ = create_api_token(session, player, "tests")
+    with app.app_context():
+        session = get_session()
+        for name in ("alice", "bob", "carol"):
+            player = player_for_email(session, f"{name}@example.org")
+            player.name = name.capitalize()
+            session.commit()
+            tokens[name], _ = create_api_token(session, player, "tests")
     client = app.test_client()
 
     def call(who, method, url, body=None, raw=None, headers=None):

@@ -31,6 +31,14 @@ def linkify(text: str) -> Markup:
     return Markup("").join(out)
 
 
+def enable_dev_mailbox(app: Flask) -> None:
+    """Serve /dev/mail (once); for debug mode only."""
+    from pbem.web import devmail
+
+    if "devmail" not in app.blueprints:
+        app.register_blueprint(devmail.bp)
+
+
 def init_app(app: Flask) -> None:
     from pbem.web import auth, devmail, games, tokens
 
@@ -39,12 +47,12 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(tokens.bp)
     if dev_mailbox_enabled(app):
-        app.register_blueprint(devmail.bp)
+        enable_dev_mailbox(app)
     app.jinja_env.filters["linkify"] = linkify
 
     @app.context_processor
     def _globals():
-        return {"me": auth.current_player(), "dev_mailbox": dev_mailbox_enabled(app)}
+        return {"me": auth.current_player(), "dev_mailbox": "devmail" in app.blueprints}
 
     def wants_json() -> bool:
         return request.path.startswith("/api/")

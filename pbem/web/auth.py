@@ -8,7 +8,6 @@ from typing import Callable
 
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
-from pbem.config import dev_mailbox_enabled
 from pbem.db import get_session
 from pbem.models import Player
 from pbem.services import accounts
@@ -51,7 +50,7 @@ def sign_in():
 def dev_mailbox_enabled_here() -> bool:
     from flask import current_app
 
-    return dev_mailbox_enabled(current_app)
+    return "devmail" in current_app.blueprints
 
 
 @bp.get("/verify")

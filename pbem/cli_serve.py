@@ -1,0 +1,41 @@
+"""``pbem serve``: run the server on the embedded default (SQLite in
+``instance/``, mail kept in the outbox and shown at /dev/mail).
+
+Background work that belongs with the server (the deadline scheduler, the
+mail listener) starts from ``pbem.runtime.start_background``.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--debug/--no-debug", default=None,
+              help="debug mode (shows the local mailbox at /dev/mail); default: on when serving on 127.0.0.1")
+def serve(host: str, port: int, debug: bool | None) -> None:
+    """Run the pbem server (for production use gunicorn: see docs/server.md)."""
+    from pbem import create_app
+    from pbem.runtime import start_background
+
+    if debug is None:
+        debug = host in ("127.0.0.1", "localhost", "::1")
+    app = create_app()
+    app.debug = debug
+    if debug:
+        from pbem.web import enable_dev_mailbox
+
+        enable_dev_mailbox(app)
+    start_background(app)
+    click.echo(f"pbem: serving on http://{host}:{port}/ with {_where(app.config['DATABASE_URL'])}")
+    if debug:
+        click.echo(f"pbem: mail is kept locally; read it at http://{host}:{port}/dev/mail")
+    app.run(host=host, port=port, debug=debug, use_reloader=False, use_debugger=False)
+
+
+def _where(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
