@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 
 from pbem.cli_engine import position, record
-from pbem.cli_serve import serve
+from pbem.cli_play import play
+from pbem.cli_serve import migrate, serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,3 +18,5 @@ def main() -> None:
 main.add_command(position)
 main.add_command(record)
 main.add_command(serve)
+main.add_command(migrate)
+main.add_command(play)

@@ -39,3 +39,14 @@ def _where(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+@click.command("migrate")
+def migrate() -> None:
+    """Bring the database schema up to date (DATABASE_URL or the instance
+    folder's database), then exit."""
+    from pbem import create_app, db
+
+    app = create_app()
+    db.migrate(app.extensions["pbem_engine"])
+    click.echo(f"pbem: the schema of {_where(app.config['DATABASE_URL'])} is up to date")

@@ -53,3 +53,15 @@ def test_pbem_serve_answers_with_pages_the_api_and_the_local_mailbox(served):
     assert b"Sign in" in urllib.request.urlopen(served + "/").read()
     assert b"Local mailbox" in urllib.request.urlopen(served + "/dev/mail").read()
     assert b'"openapi"' in urllib.request.urlopen(served + "/api/v1/openapi.json").read()
+
+
+def test_pbem_migrate_brings_a_new_database_up_to_date(tmp_path):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    path = tmp_path / "migrated.sqlite3"
+    env = {"DATABASE_URL": f"sqlite:///{path}", "PBEM_SECRET_KEY": "x"}
+    result = CliRunner(env=env).invoke(main, ["migrate"])
+    assert result.exit_code == 0, result.output
+    assert "is up to date" in result.output and path.exists()

@@ -2,7 +2,7 @@
 over in ``config.attributes["engine"]`` (or on ``sqlalchemy.url``)."""
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
 from pbem import models  # noqa: F401  (fills the metadata)
 from sqlmodel import SQLModel
@@ -20,6 +20,9 @@ def run() -> None:
             render_as_batch=connection.dialect.name == "sqlite",
         )
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                # several gunicorn workers may start at once: one migrates, the others wait
+                connection.execute(text("SELECT pg_advisory_xact_lock(70310001)"))
             context.run_migrations()
 
 
