@@ -51,6 +51,8 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
                 app.config[key] = os.environ[variable]
     else:
         app.config.from_mapping(test_config)
+    if str(app.config.get("BASE_URL") or "").startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 

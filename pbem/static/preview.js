@@ -5,6 +5,15 @@
   var out = document.getElementById("live-preview");
   if (!box || !out) return;
   var timer = null;
+  // clicking a legal turn copies it into the turn box
+  document.querySelectorAll("ul.legal code").forEach(function (code) {
+    code.style.cursor = "pointer";
+    code.addEventListener("click", function () {
+      box.value = code.textContent;
+      box.dispatchEvent(new Event("input"));
+      box.focus();
+    });
+  });
   box.addEventListener("input", function () {
     clearTimeout(timer);
     timer = setTimeout(function () {
