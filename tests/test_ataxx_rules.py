@@ -236,3 +236,10 @@ def test_position_parser_returns_a_state_or_raises_position_error(text):
     except PositionError:
         return
     assert pos(NOTATION.format_position(state)) == state
+
+
+def test_a_forfeited_turn_is_played_as_a_pass():
+    after = GAME.forfeit_turn(pos("x5o/7/7/7/7/7/o5x o 4 7"))
+    assert NOTATION.format_position(after) == "x5o/7/7/7/7/7/o5x x 5 8"
+    with pytest.raises(GameOverError):
+        GAME.forfeit_turn(pos("xx5/7/7/7/7/7/7 o 3 9"))

@@ -387,3 +387,9 @@ def test_18_with_three_players_the_mover_out_is_skipped():
     assert GAME.to_move(after) == 1 and after.is_out(0)
     assert GAME.to_move(play(after, "h8+")) == 2
     assert GAME.to_move(play(play(after, "h8+"), "a8+")) == 1
+
+
+def test_a_forfeited_turn_passes_to_the_next_player_with_pieces():
+    state = make({"d4": "1s", "a8": "3s"}, players=3)
+    after = GAME.forfeit_turn(state)
+    assert after.board == state.board and GAME.to_move(after) == 2

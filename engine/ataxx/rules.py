@@ -108,6 +108,13 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
         x, o = (opp, own) if state.turn else (own, opp)
         return AtaxxState(x, o, state.blocked, 1 - state.turn, halfmove, state.fullmove + state.turn)
 
+    def forfeit_turn(self, state: AtaxxState) -> AtaxxState:
+        """A forfeited turn (time ran out): played as a pass, whether or not
+        the side had a move; the half-move clock runs on."""
+        if self.to_move(state) is None:
+            raise GameOverError("the game is over; no more moves can be played")
+        return AtaxxState(state.x, state.o, state.blocked, 1 - state.turn, state.halfmove + 1, state.fullmove + state.turn)
+
     def count_leaves(self, state: AtaxxState, depth: int) -> int:
         own, opp = state.side(state.turn), state.side(1 - state.turn)
         return perft(own, opp, state.blocked, state.halfmove, depth)

@@ -247,6 +247,13 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         _, fills, _ = self.settle(state, turn)
         return _with_fills(turn, fills)
 
+    def forfeit_turn(self, state: AttacticsState) -> AttacticsState:
+        """A forfeited turn (time ran out): the board stays as it is and the
+        next player with a piece on the board moves."""
+        if state.to_move is None:
+            raise GameOverError("the game is over; no more turns can be played")
+        return self.finish(state, Work(state.board, state.stashes))
+
     @staticmethod
     def finish(state: AttacticsState, work: Work) -> AttacticsState:
         """The position after a turn: eliminations and the end (ruling 10)."""
