@@ -93,7 +93,8 @@ class LoggerNotation(Notation[LoggerState, Any]):
                     action = Protest(tuple(sorted(squares, key=order)))
                 stage = 3
             else:
-                raise _malformed(text, f"{part!r} is not a movement, a growth or an action")
+                what = "it" if len(parts) == 1 else repr(part)
+                raise _malformed(text, f"{what} is not a movement, a growth or an action")
         if origin is not None:
             start = state.logger_square(state.to_move)
             if origin != start:

@@ -58,7 +58,8 @@ def test_every_legal_text_parses_back_to_itself():
     "text,message",
     [
         ("", "empty"),
-        ("hello", "'hello' is not a movement, a growth or an action"),
+        ("hello", "'hello': it is not a movement, a growth or an action"),
+        ("G hello", "'hello' is not a movement, a growth or an action"),
         ("G e5-d5", "movement 'e5-d5' must come first"),
         ("C:d4 G", "growth 'G' must come before the action"),
         ("P:d4 C:d4", "only one action"),
