@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.ataxx import PASS, AtaxxGame, AtaxxMove, AtaxxState
 from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name

@@ -11,14 +11,14 @@ stash; after a grow: d4 ends medium) or ``d4=.`` (left empty).  Positions:
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.attactics import AttacticsGame, AttacticsState, Fill, Grow, Move, Shrink
 from engine.attactics.board import (
     PIECES,
     PIECES_PER_SIZE,
     SIZE_LETTERS,
-    SIZE_WORDS,
     code,
     owner,
     parse_square,
@@ -26,7 +26,13 @@ from engine.attactics.board import (
     square_name,
 )
 from engine.attactics.rules import turn_text
-from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
+from engine.errors import (
+    GameOverError,
+    IllegalTurnError,
+    MalformedTurnError,
+    PositionError,
+    TurnError,
+)
 from notation.base import Diagram, GameKind, Notation, Piece
 
 _SQ = r"[a-h][1-8]"
@@ -34,7 +40,7 @@ _HEAD = re.compile(
     rf"^(?:(?P<frm>{_SQ})\s*-?\s*(?P<to>{_SQ})(?![=\w])"
     rf"|(?P<sq1>{_SQ})\s*(?P<op1>[+-])(?=[\s,;]|$)|(?P<op2>[+-])\s*(?P<sq2>{_SQ})(?![=\w])"
     rf"|(?P<word>grow|shrink)\s+(?P<sq3>{_SQ}))(?P<rest>.*)$",
-    re.S,
+    re.DOTALL,
 )
 _FILL = re.compile(rf"^({_SQ})=({_SQ}|[sml123]|[.0-])$")
 _SIZES = {"s": 1, "m": 2, "l": 3, "1": 1, "2": 2, "3": 3, ".": 0, "0": 0, "-": 0}

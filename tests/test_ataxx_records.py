@@ -95,7 +95,7 @@ def test_pgn_from_a_position_with_o_to_move_numbers_the_first_move_with_dots():
 
 
 def test_own_record_format_round_trip():
-    text, board = package_game(3, limit=40)
+    text, _ = package_game(3, limit=40)
     record = read_pgn(text)
     own = records.write_text(record)
     assert own.startswith('[Game "ataxx"]')

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PbemError, PositionError
+from engine.errors import (
+    GameOverError,
+    IllegalTurnError,
+    MalformedTurnError,
+    PbemError,
+    PositionError,
+)
 from notation import registry
 
 KIND = registry.get("ataxx")

@@ -11,7 +11,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.errors import AmbiguousTurnError, MalformedTurnError, PbemError, PositionError
+from engine.errors import (
+    AmbiguousTurnError,
+    MalformedTurnError,
+    PbemError,
+    PositionError,
+)
 from notation import record as records
 from notation import registry
 from pbem.cli import main

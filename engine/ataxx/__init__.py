@@ -7,4 +7,4 @@ The rules follow the libataxx / UAI standard set out in
 from engine.ataxx.rules import AtaxxGame
 from engine.ataxx.state import PASS, AtaxxMove, AtaxxState
 
-__all__ = ["AtaxxGame", "AtaxxMove", "AtaxxState", "PASS"]
+__all__ = ["PASS", "AtaxxGame", "AtaxxMove", "AtaxxState"]

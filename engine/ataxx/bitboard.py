@@ -8,7 +8,7 @@ steps away (jump targets).
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 SIZE = 7
 SQUARES = range(SIZE * SIZE)

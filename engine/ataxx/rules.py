@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from engine.ataxx.bitboard import FAR, FULL, NEAR, can_move, dilate, square_name, squares
+from engine.ataxx.bitboard import (
+    FAR,
+    FULL,
+    NEAR,
+    can_move,
+    dilate,
+    square_name,
+    squares,
+)
 from engine.ataxx.state import PASS, AtaxxMove, AtaxxState
 from engine.base import Game, Result
 from engine.errors import GameOverError, IllegalTurnError

@@ -8,4 +8,4 @@ The rules follow ``shared/rules/attactics.txt`` and the rulings restated in
 from engine.attactics.rules import AttacticsGame
 from engine.attactics.state import AttacticsState, Fill, Grow, Move, Shrink
 
-__all__ = ["AttacticsGame", "AttacticsState", "Fill", "Move", "Grow", "Shrink"]
+__all__ = ["AttacticsGame", "AttacticsState", "Fill", "Grow", "Move", "Shrink"]

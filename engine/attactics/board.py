@@ -7,7 +7,7 @@ Squares are ``rank * 8 + file`` (a1 = 0, h1 = 7, a8 = 56).  A square holds 0
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 SIZE = 8
 SQUARES = range(SIZE * SIZE)

@@ -3,7 +3,8 @@ captures with their replacement chain, elimination and the two wins."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from engine.attactics import settle
 from engine.attactics.board import (
@@ -181,7 +182,11 @@ class AttacticsGame(Game[AttacticsState, Turn]):
                 fill_sets = [frozenset(Fill(s, k) for s, k in pending.sizes.items())]
             else:
                 fill_sets = list(settle.capture_fills(work, pending))
-            make = lambda w, fills: settle.place_fills(w, pending.mover, fills)  # noqa: E731
+            mover = pending.mover
+
+            def make(done: Work, fills: frozenset[Fill]) -> None:
+                settle.place_fills(done, mover, fills)
+
         else:
             fill_sets = settle.reduction_fills(work, pending)
             make = settle.reduce
@@ -195,9 +200,9 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             boards.setdefault(key, done)
         return outcomes, boards
 
-    def settle(self, state: AttacticsState, turn: Turn) -> tuple[Work, tuple[Fill, ...], Outcomes]:
-        """The board after ``turn``, its canonical fills and every outcome
-        of the same action; raise if the fills are illegal or too few."""
+    def resolve(self, state: AttacticsState, turn: Turn) -> tuple[Work, tuple[Fill, ...]]:
+        """The board after ``turn`` and its canonical fills; raise if the
+        turn is illegal or its fills are wrong or too few."""
         work, pending = self.prepare(state, turn)
         outcomes, boards = self.outcomes(work, pending)
         written = settle.tokens(turn.fills)
@@ -223,7 +228,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         index = settle.Index(outcomes)
         keys = index.matching(written)
         if len(keys) == 1:
-            return boards[keys[0]], index.canonical(keys[0]), outcomes
+            return boards[keys[0]], index.canonical(keys[0])
         options = self._options(bare, index, keys or list(outcomes))
         if not keys:
             raise IllegalTurnError(f"{turn_text(turn)} is not a way this turn can end; it can end as: {options}")
@@ -239,12 +244,12 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         return ", ".join(texts[:_LISTED]) + more
 
     def apply(self, state: AttacticsState, turn: Turn) -> AttacticsState:
-        work, _, _ = self.settle(state, turn)
+        work, _ = self.resolve(state, turn)
         return self.finish(state, work)
 
     def canonical(self, state: AttacticsState, turn: Turn) -> Turn:
         """The turn as ``legal_turns`` lists it; raise like ``apply``."""
-        _, fills, _ = self.settle(state, turn)
+        _, fills = self.resolve(state, turn)
         return _with_fills(turn, fills)
 
     def forfeit_turn(self, state: AttacticsState) -> AttacticsState:

@@ -13,9 +13,9 @@ writes the fewest fills that pin its outcome down.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Iterable
 
 from engine.attactics.board import code, order, owner, size_of
 from engine.attactics.state import Fill
@@ -28,7 +28,7 @@ class Work:
         self.board = list(board)
         self.stashes = [list(s) for s in stashes]
 
-    def copy(self) -> "Work":
+    def copy(self) -> Work:
         return Work(self.board, self.stashes)
 
     def take(self, square: int, player: int, size: int) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from engine.attactics.board import PIECES_PER_SIZE, owner, size_of
 
@@ -76,4 +75,4 @@ class Shrink:
     fills: tuple[Fill, ...] = ()
 
 
-Turn = Union[Move, Grow, Shrink]
+Turn = Move | Grow | Shrink
