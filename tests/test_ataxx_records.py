@@ -9,8 +9,10 @@ import ataxx
 import ataxx.pgn
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.errors import RecordError
+from engine.errors import PbemError, RecordError
 from notation import record as records
 from notation.ataxx_pgn import looks_like, read_pgn, write_pgn
 from pbem.cli import main
@@ -162,3 +164,26 @@ def test_cli_record_commands_on_a_pgn_file(tmp_path):
     bad.write_text('[Event "x"]\n\n1. g2 a2 2. e4 *\n')
     failed = run("record", "check", str(bad))
     assert failed.exit_code == 1 and "turn 3" in failed.stderr
+
+
+PGN_TEXT = st.one_of(
+    st.text(max_size=80),
+    st.builds(
+        lambda tags, moves: tags + "\n\n" + moves,
+        st.sampled_from(['[Event "?"]', '[FEN "x5o/7/7/7/7/7/o5x o 0 1"]', '[Result "1-0"]', '[FEN "bad"]', "[White x]"]),
+        st.text(alphabet="abcdefg1234567890. -{}()*/!?$;\n", max_size=40),
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PGN_TEXT)
+def test_pgn_reader_returns_a_record_or_raises_record_error(text):
+    try:
+        record = read_pgn(text)
+    except RecordError:
+        return
+    try:
+        records.replay(record)
+    except PbemError:
+        pass
