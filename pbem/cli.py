@@ -7,6 +7,7 @@ import click
 
 from pbem.cli_engine import position, record
 from pbem.cli_play import play
+from pbem.cli_scheduler import scheduler
 from pbem.cli_serve import migrate, serve
 
 
@@ -20,3 +21,4 @@ main.add_command(record)
 main.add_command(serve)
 main.add_command(migrate)
 main.add_command(play)
+main.add_command(scheduler)

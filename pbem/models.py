@@ -4,14 +4,18 @@ and the mail outbox.  Times are aware UTC datetimes."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from sqlalchemy import JSON, Column, DateTime, Text, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
+#: the current time, as an aware UTC datetime; tests may replace it
+CLOCK: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # noqa: E731
+
+
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return CLOCK()
 
 
 class UTCTime(TypeDecorator):
@@ -78,6 +82,9 @@ class Game(SQLModel, table=True):
     ply: int = 0  # turns played so far
     hours_per_turn: Optional[int] = None
     deadline: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+    time_control: Optional[dict[str, Any]] = Field(default=None, sa_column=Column(JSON))  # timecontrol.TimeControl
+    turn_started_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # the current turn's start
+    next_check_at: Optional[datetime] = Field(default=None, sa_type=UTCTime, index=True)  # next reminder or timeout
     creator_id: int = Field(foreign_key="players.id")
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
     started_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
@@ -100,6 +107,7 @@ class Seat(SQLModel, table=True):
     status: str = Field(default=INVITED, max_length=16)
     invited_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
     answered_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+    bank_seconds: Optional[int] = None  # the player's time bank, in games that have one
 
 
 class Turn(SQLModel, table=True):
@@ -144,3 +152,6 @@ class OutboxMessage(SQLModel, table=True):
     ply: Optional[int] = None  # the position a diagram attachment shows
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
     sent_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+
+
+from pbem import models_clock  # noqa: E402,F401  (the clock's tables join the metadata)

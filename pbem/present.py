@@ -10,6 +10,7 @@ from sqlmodel import Session
 from engine.errors import PbemError
 from pbem.models import ACTIVE, Game, Player, Seat
 from pbem.play import kind_of, seated_players, state_of, title_of, turns_of
+from pbem.services import deadlines
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
@@ -45,6 +46,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
         "your_seat": you,
         "your_turn": you is not None and mover is not None and mover + 1 == you,
         "hours_per_turn": game.hours_per_turn,
+        "time_control": _time_control(game),
         "deadline": game.deadline,
         "created_at": game.created_at,
         "started_at": game.started_at,
@@ -68,7 +70,13 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
         data["legal_turns"] = []
     data["turn_examples"] = list(kind.notation.turn_examples)
     data["turns"] = [turn_data(t, kind) for t in turns_of(session, game)]
+    data["can_claim"] = viewer is not None and deadlines.claimable(session, game, viewer)
     return data
+
+
+def _time_control(game: Game) -> dict[str, Any] | None:
+    control = deadlines.control_of(game)
+    return None if control is None else control.to_dict() | {"description": control.describe()}
 
 
 def turn_data(turn, kind) -> dict[str, Any]:

@@ -8,20 +8,23 @@ from sqlmodel import Session
 
 from notation import record as records
 from pbem.models import Game
-from pbem.play import seated_players, turns_of
+from pbem.play import kind_of, seated_players, turns_of
+from pbem.services.deadlines import record_turns
 
 
 def record_of(session: Session, game: Game) -> records.Record:
     players = [player.display_name for _, player in seated_players(session, game)]
+    turns, start, clock_tags = record_turns(turns_of(session, game), kind_of(game).notation.player_label)
     record = records.Record(
         game=game.kind,
         players=players,
-        turns=[turn.canonical for turn in turns_of(session, game)],
+        turns=turns,
+        start=start,
         options=dict(game.options),
         date=game.started_at.strftime("%Y.%m.%d") if game.started_at else None,
         end_date=game.finished_at.strftime("%Y.%m.%d") if game.finished_at else None,
         result=game.result or "*",
-        tags={"Site": f"pbem game {game.id}"},
+        tags={"Site": f"pbem game {game.id}", **clock_tags},
     )
     if game.termination and game.status != "active":
         record.tags["Termination"] = game.termination

@@ -13,6 +13,15 @@ from flask import Flask
 BACKGROUND: list[Callable[[Flask], None]] = []
 
 
+def _scheduler(app: Flask) -> None:
+    from pbem.scheduler import start_embedded
+
+    start_embedded(app)
+
+
+BACKGROUND.append(_scheduler)
+
+
 def start_background(app: Flask) -> None:
     for start in BACKGROUND:
         start(app)

@@ -39,8 +39,8 @@ class TimeControl:
     weekends: bool = True  # do Saturdays and Sundays count?
 
     def __post_init__(self) -> None:
-        if not 1 <= self.hours_per_turn <= 24 * 60:
-            raise TimeControlError("time per turn must be from 1 hour to 60 days")
+        if not 1 <= self.hours_per_turn <= 24 * 365:
+            raise TimeControlError("time per turn must be from 1 hour to 365 days (8760 hours)")
         for name in ("bank_hours", "bank_increment_hours", "bank_cap_hours"):
             if not 0 <= getattr(self, name) <= 24 * 365:
                 raise TimeControlError(f"{name.replace('_', ' ')} must be from 0 to 8760 hours")

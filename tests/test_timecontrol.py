@@ -62,7 +62,7 @@ def test_time_bank_pays_for_overruns_and_grows_to_its_cap():
 @pytest.mark.parametrize(
     "data,message",
     [
-        ({"hours_per_turn": 0}, "from 1 hour to 60 days"),
+        ({"hours_per_turn": 0}, "from 1 hour to 365 days"),
         ({"on_timeout": "explode"}, "claim .*forfeit .*out"),
         ({"hours_per_turn": "soon"}, "whole hours"),
         ({"weekends": "maybe"}, "whole hours, weekends yes or no"),

@@ -44,10 +44,12 @@ def document() -> dict[str, Any]:
     )
     spec.components.security_scheme("token", {"type": "http", "scheme": "bearer", "description": "an API token from /tokens"})
     for name, schema in (
+        ("TimeControlIn", schemas.TimeControlIn), ("TimeControl", schemas.TimeControlOut),
         ("Error", schemas.ErrorOut), ("TurnIn", schemas.TurnIn), ("GameIn", schemas.GameIn),
         ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
         ("GameDetail", schemas.GameDetailOut), ("Option", schemas.OptionOut), ("Kind", schemas.KindOut),
         ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
+        ("ScheduleIn", schemas.ScheduleIn), ("VacationIn", schemas.VacationIn), ("Schedule", schemas.ScheduleOut),
     ):
         spec.components.schema(name, schema=schema)
     many = lambda name: {"type": "array", "items": name}  # noqa: E731
@@ -86,9 +88,21 @@ def document() -> dict[str, Any]:
         ("resign", "resign the game"),
         ("draw", "offer a draw, or agree to the one on offer"),
         ("abandon", "abandon a game that is not over"),
+        ("claim", "claim the win: the player to move ran out of time (policy claim, see docs/schedule.md)"),
     ):
         spec.path(f"/games/{{game_id}}/{action}", parameters=[_GAME_ID], operations={"post": {
             "summary": summary, "responses": _responses("the game", "GameDetail", ("401", "403", "404", "409"))}})
+    spec.path("/me/schedule", operations={
+        "get": {"summary": "your reminders, digest choice, vacation days and calendar feed",
+                "responses": _responses("your schedule", "Schedule", ("401",))},
+        "put": {"summary": "change your reminder hours and/or digest choice",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": "ScheduleIn"}}},
+                "responses": _responses("your schedule", "Schedule", ("400", "401"))},
+    })
+    spec.path("/me/vacation", operations={"post": {
+        "summary": "go on vacation for some days from now (0 ends it); your clocks stop",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "VacationIn"}}},
+        "responses": _responses("your schedule", "Schedule", ("400", "401", "409"))}})
     data = spec.to_dict()
     data["security"] = [{"token": []}]
     return data

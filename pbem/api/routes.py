@@ -17,7 +17,7 @@ from pbem.api import schemas
 from pbem.api.auth import api_player
 from pbem.db import get_session
 from pbem.play import game_for_player, kind_of
-from pbem.services import games, turns
+from pbem.services import deadlines, games, turns
 from pbem.services.errors import BadInput, ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -131,6 +131,7 @@ def create_game():
         options=body["options"],
         random_order=body["random_order"],
         hours_per_turn=body["hours_per_turn"],
+        time_control=body["time_control"],
     )
     return jsonify(_detail(game, player)), 201
 
@@ -203,5 +204,37 @@ for _name, _action in (
     ("resign", games.resign),
     ("draw", games.offer_draw),
     ("abandon", games.abandon),
+    ("claim", deadlines.claim_win),
 ):
     bp.add_url_rule(f"/games/<game_id>/{_name}", f"game_{_name}", _lifecycle(_action), methods=["POST"])
+
+
+# -- schedule ------------------------------------------------------------------
+@bp.get("/me/schedule")
+def schedule():
+    from pbem.web.schedule import schedule_data
+
+    player = api_player()
+    return jsonify(schemas.ScheduleOut().dump(schedule_data(get_session(), player)))
+
+
+@bp.put("/me/schedule")
+def set_schedule():
+    from pbem.services import digest
+    from pbem.web.schedule import schedule_data
+
+    player = api_player()
+    body = _body(schemas.ScheduleIn(), '{"reminder_hours": [24, 1], "digest": false}')
+    digest.set_preferences(get_session(), player, reminder_hours=body.get("reminder_hours"), digest=body.get("digest"))
+    return jsonify(schemas.ScheduleOut().dump(schedule_data(get_session(), player)))
+
+
+@bp.post("/me/vacation")
+def vacation():
+    from pbem.services import vacations
+    from pbem.web.schedule import schedule_data
+
+    player = api_player()
+    body = _body(schemas.VacationIn(), '{"days": 5}')
+    vacations.take(get_session(), player, body["days"])
+    return jsonify(schemas.ScheduleOut().dump(schedule_data(get_session(), player)))

@@ -13,6 +13,55 @@ class TurnIn(Schema):
                          metadata={"description": "the number of turns played when you looked (the game's ply)"})
 
 
+class TimeControlIn(Schema):
+    hours_per_turn = fields.Integer(strict=True, validate=validate.Range(min=1, max=24 * 365),
+                                    metadata={"description": "time per turn in hours (or give days_per_turn)"})
+    days_per_turn = fields.Integer(strict=True, validate=validate.Range(min=1, max=365),
+                                   metadata={"description": "time per turn in days"})
+    bank_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 365),
+                                metadata={"description": "time bank each player starts with, in hours"})
+    bank_increment_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 365),
+                                          metadata={"description": "hours added to the bank after each turn"})
+    bank_cap_hours = fields.Integer(strict=True, validate=validate.Range(min=0, max=24 * 365),
+                                    metadata={"description": "the bank never exceeds this (0: no cap)"})
+    on_timeout = fields.String(validate=validate.OneOf(["claim", "forfeit", "out"]),
+                               metadata={"description": "claim: the game waits and the opponents may claim the win; "
+                                         "forfeit: the turn is passed; out: the player is out (see docs/schedule.md)"})
+    weekends = fields.Boolean(metadata={"description": "do Saturdays and Sundays (UTC) count? default true"})
+
+
+class TimeControlOut(Schema):
+    hours_per_turn = fields.Integer()
+    bank_hours = fields.Integer()
+    bank_increment_hours = fields.Integer()
+    bank_cap_hours = fields.Integer()
+    on_timeout = fields.String()
+    weekends = fields.Boolean()
+    description = fields.String()
+
+
+class ScheduleIn(Schema):
+    reminder_hours = fields.List(fields.Integer(strict=True, validate=validate.Range(min=1, max=720)),
+                                 validate=validate.Length(max=5),
+                                 metadata={"description": "hours before each deadline to remind you, e.g. [24, 1]"})
+    digest = fields.Boolean(metadata={"description": "one mail a day listing your games instead of a mail per move"})
+
+
+class VacationIn(Schema):
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=365),
+                          metadata={"description": "vacation days from now; 0 ends your vacation"})
+
+
+class ScheduleOut(Schema):
+    reminder_hours = fields.List(fields.Integer())
+    digest = fields.Boolean()
+    vacation_days_per_year = fields.Integer()
+    vacation_days_used = fields.Integer(metadata={"description": "this calendar year"})
+    vacation_days_left = fields.Integer()
+    on_vacation_until = fields.DateTime(allow_none=True)
+    calendar_url = fields.String(metadata={"description": "private iCalendar feed of your deadlines"})
+
+
 class GameIn(Schema):
     game = fields.String(required=True, metadata={"description": "game type", "example": "logger"})
     players = fields.List(fields.Email(), required=True, validate=validate.Length(min=1, max=16),
@@ -21,6 +70,8 @@ class GameIn(Schema):
     random_order = fields.Boolean(load_default=False, metadata={"description": "shuffle the turn order at the start"})
     hours_per_turn = fields.Integer(strict=True, allow_none=True, load_default=None,
                                     validate=validate.Range(min=1, max=24 * 365))
+    time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=None,
+                                 metadata={"description": "time per turn, time bank, timeout policy, weekends"})
 
 
 class SeatOut(Schema):
@@ -45,6 +96,7 @@ class GameOut(Schema):
     your_seat = fields.Integer(allow_none=True)
     your_turn = fields.Boolean()
     hours_per_turn = fields.Integer(allow_none=True)
+    time_control = fields.Nested(TimeControlOut, allow_none=True)
     deadline = fields.DateTime(allow_none=True)
     created_at = fields.DateTime()
     started_at = fields.DateTime(allow_none=True)
@@ -72,6 +124,7 @@ class GameDetailOut(GameOut):
     legal_turns = fields.List(fields.String(), metadata={"description": "every legal turn of the player to move"})
     turn_examples = fields.List(fields.String())
     turns = fields.List(fields.Nested(TurnOut))
+    can_claim = fields.Boolean(metadata={"description": "you may claim the win: the player to move ran out of time"})
 
 
 class PreviewOut(Schema):

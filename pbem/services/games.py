@@ -9,7 +9,6 @@ status the caller saw, so it cannot overwrite a change that raced it.
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 from typing import Any, Iterable
 
 from sqlalchemy import update
@@ -33,7 +32,7 @@ from pbem.models import (
     utcnow,
 )
 from pbem.play import game_for_player, kind_of, seated_players, seats_of
-from pbem.services import notify
+from pbem.services import deadlines, notify
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
@@ -48,6 +47,7 @@ def create_game(
     options: Any = None,
     random_order: bool = False,
     hours_per_turn: Any = None,
+    time_control: Any = None,
 ) -> Game:
     """Create a game of ``kind_name`` for the players at ``emails`` in turn
     order (the creator is put first when not listed), invite the others and
@@ -79,12 +79,14 @@ def create_game(
         hours = hours_per_turn
     else:
         raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
+    control = deadlines.time_control_for(hours, time_control)
     game = Game(
         kind=kind.name,
         options=normalized,
         status=INVITING,
         random_order=bool(random_order),
-        hours_per_turn=hours,
+        hours_per_turn=control.hours_per_turn if control else None,
+        time_control=control.to_dict() if control else None,
         creator_id=creator.id,
     )
     session.add(game)
@@ -192,7 +194,7 @@ def _start(session: Session, game: Game) -> None:
         position=kind.notation.format_position(state),
         ply=0,
         started_at=now,
-        deadline=now + timedelta(hours=game.hours_per_turn) if game.hours_per_turn else None,
+        **deadlines.start_values(session, game, state, now),
     )
     notify.position(session, game, "Everyone has accepted: the game has started.")
 
@@ -200,7 +202,7 @@ def _start(session: Session, game: Game) -> None:
 def _finish(session: Session, game: Game, result: str, termination: str, status: str = FINISHED) -> None:
     seen = game.status
     _claim(session, game, seen, status=status, result=result, termination=termination,
-           finished_at=utcnow(), deadline=None, draw_offer=None)
+           finished_at=utcnow(), deadline=None, next_check_at=None, draw_offer=None)
     notify.ended(session, game, termination)
 
 

@@ -58,6 +58,8 @@ def position(session: Session, game: Game, headline: str) -> None:
         if game.status != "active":
             subject, lead = f"game over ({game.result})", game.termination or "The game is over."
         elif seat.number == mover:
+            if _prefers_digest(session, player):
+                continue  # held back: the daily digest lists the game (pbem.services.digest)
             subject, lead = "your turn", f"It is your turn (player {seat.number + 1}), turn {game.ply + 1}."
         else:
             continue
@@ -65,6 +67,12 @@ def position(session: Session, game: Game, headline: str) -> None:
         if game.deadline and mover is not None:
             lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
         _send(session, player, game, subject, lines)
+
+
+def _prefers_digest(session: Session, player: Player) -> bool:
+    from pbem.services.digest import prefers_digest
+
+    return prefers_digest(session, player.id)
 
 
 def ended(session: Session, game: Game, headline: str) -> None:

@@ -13,7 +13,6 @@ the first to commit, then re-checks its WHERE clause against the new row).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import update
@@ -23,7 +22,7 @@ from sqlmodel import Session
 from engine.errors import PbemError
 from pbem.models import ACTIVE, FINISHED, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import game_for_player, kind_of, state_of
-from pbem.services import notify
+from pbem.services import deadlines, notify
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn
 
 
@@ -108,11 +107,10 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         kind = kind_of(game)
         now = utcnow()
         values: dict[str, Any] = {"position": played.position, "ply": seen + 1, "draw_offer": None}
-        if game.hours_per_turn:
-            values["deadline"] = now + timedelta(hours=game.hours_per_turn)
+        values.update(deadlines.turn_values(session, game, played.state, now))
         if kind.rules.is_over(played.state):
             outcome = kind.rules.result(played.state)
-            values.update(status=FINISHED, finished_at=now, deadline=None, result=outcome.tag() if outcome else "=")
+            values.update(status=FINISHED, finished_at=now, deadline=None, next_check_at=None, result=outcome.tag() if outcome else "=")
             values["termination"] = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
         claimed = session.execute(
             update(Game)
@@ -136,6 +134,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
             created_at=now,
         )
         session.add(turn)
+        deadlines.bank_after_turn(session, game, seat, now)
         for key, value in values.items():  # the row already holds these
             set_committed_value(game, key, value)
         notify.position(session, game, f"{player.display_name} played {played.canonical}.")

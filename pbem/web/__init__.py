@@ -40,12 +40,13 @@ def enable_dev_mailbox(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    from pbem.web import auth, devmail, games, tokens
+    from pbem.web import auth, devmail, games, schedule, tokens
 
     csrf.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tokens.bp)
+    app.register_blueprint(schedule.bp)
     if dev_mailbox_enabled(app):
         enable_dev_mailbox(app)
     app.jinja_env.filters["linkify"] = linkify

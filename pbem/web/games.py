@@ -12,9 +12,10 @@ from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import Turn
 from pbem.play import game_for_player, games_of, kind_of
-from pbem.services import games, turns
+from pbem.services import deadlines, games, turns
 from pbem.services.errors import ServiceError
 from pbem.web.auth import current_player, sign_in_required
+from pbem.web.schedule import time_control_args, time_control_form
 
 bp = Blueprint("games", __name__)
 
@@ -38,7 +39,7 @@ def _kinds() -> list:
 def new_game():
     player = current_player()
     form = {"kind": "logger" if "logger" in registry.names() else registry.names()[0],
-            "players": player.email + "\n", "hours": "", "random_order": False}
+            "players": player.email + "\n", "hours": "", "random_order": False, **time_control_form({})}
     error = None
     if request.method == "POST":
         form = {
@@ -46,6 +47,7 @@ def new_game():
             "players": request.form.get("players", ""),
             "hours": request.form.get("hours", "").strip(),
             "random_order": request.form.get("random_order") == "on",
+            **time_control_form(request.form),
         }
         options = {key[len("option-" + form["kind"] + "-"):]: value for key, value in request.form.items()
                    if key.startswith("option-" + form["kind"] + "-")}
@@ -53,11 +55,12 @@ def new_game():
         try:
             hours = int(form["hours"]) if form["hours"] else None
         except ValueError:
-            error = f"the time per turn is a whole number of hours, such as 72, or empty for no limit; not {form['hours']!r}"
+            error = f"the time per turn is a whole number of hours or days, such as 3, or empty for no limit; not {form['hours']!r}"
         if error is None:
             try:
                 game = games.create_game(get_session(), player, form["kind"], emails, options=options,
-                                         random_order=form["random_order"], hours_per_turn=hours)
+                                         random_order=form["random_order"],
+                                         **time_control_args(form, hours))
             except ServiceError as failure:
                 error = failure.message
             else:
@@ -122,6 +125,7 @@ _ACTIONS = {
     "resign": (games.resign, "You resigned."),
     "draw": (games.offer_draw, "Your draw offer (or agreement) is recorded."),
     "abandon": (games.abandon, "The game is abandoned."),
+    "claim": (deadlines.claim_win, "You claimed the win on time."),
 }
 
 

@@ -1,0 +1,34 @@
+"""``pbem scheduler``: the periodic jobs (deadline sweep, digest, mail) as
+a process of their own, for production next to gunicorn."""
+
+from __future__ import annotations
+
+import logging
+
+import click
+
+from pbem.scheduler import INTERVALS
+
+
+@click.command("scheduler")
+@click.option("--once", is_flag=True, help="run each job once, print what it did, and exit")
+@click.option("--job", "names", multiple=True, type=click.Choice(sorted(INTERVALS) + []),
+              help="run only this job (repeatable); default: all")
+def scheduler(once: bool, names: tuple[str, ...]) -> None:
+    """Run the deadline sweep, the daily digest and the mail jobs on a
+    schedule (DATABASE_URL or the instance folder's database).  Run one of
+    these per deployment, never one per web worker."""
+    from pbem import create_app
+    from pbem import scheduler as jobs
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    app = create_app()
+    if once:
+        for name, done in jobs.run_once(app, list(names) or None).items():
+            click.echo(f"{name}: {done}")
+        return
+    click.echo("pbem: scheduler running; stop it with Ctrl-C")
+    try:
+        jobs.build(app, blocking=True, names=list(names) or None).start()
+    except (KeyboardInterrupt, SystemExit):
+        pass

@@ -1,0 +1,486 @@
+"""Deadlines: each turn's deadline from the game's time control, the
+reminders before it, and what happens when it passes (claim, forfeit, out).
+
+Deadlines live in the database.  ``games.next_check_at`` (indexed) holds the
+next moment the sweep must look at a game: the next reminder due or the
+deadline.  ``sweep`` finds the games due, and for each, in the same
+transaction: claims it with a conditional UPDATE on the ``next_check_at``,
+``ply`` and ``status`` it read (on PostgreSQL the rows are first locked with
+``SELECT ... FOR UPDATE SKIP LOCKED``, so two sweeps take different games),
+records the reminder or timeout (``reminders_sent`` and ``timeouts`` have
+unique keys per game and ply), queues the mail and sets the next check.  A
+timeout that changes the position goes through the same conditional UPDATE
+on the ply as ``submit_turn``, so a turn and a timeout never both apply.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Callable
+
+from sqlalchemy import Engine, update
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, select
+
+from pbem.models import ACTIVE, FINISHED, Game, Player, Seat, Turn, utcnow
+from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
+from pbem.play import game_for_player, kind_of, seated_players, state_of
+from pbem.services import notify
+from pbem.services.errors import BadInput, Conflict, GameNotActive
+from pbem.timecontrol import Clock, Interval, TimeControl, TimeControlError, counted, deadline as deadline_after
+
+log = logging.getLogger(__name__)
+
+#: the canonical text stored for a forfeited turn that no turn of the notation writes
+FORFEIT = "--"
+#: ``turns.source`` of a forfeited turn
+CLOCK_SOURCE = "clock"
+
+
+@dataclass
+class Swept:
+    """What one sweep did."""
+
+    games: int = 0
+    reminders: int = 0
+    timeouts: int = 0
+
+
+# -- time control ------------------------------------------------------------
+def control_of(game: Game) -> TimeControl | None:
+    """The game's time control, or None for a game without a time limit."""
+    if game.time_control:
+        return TimeControl.from_dict(game.time_control)
+    if game.hours_per_turn:
+        return TimeControl(hours_per_turn=game.hours_per_turn)
+    return None
+
+
+def time_control_for(hours: int | None, given: Any) -> TimeControl | None:
+    """The time control of a new game from ``hours_per_turn`` and/or a time
+    control mapping; ``BadInput`` saying what is wrong."""
+    if given in (None, {}):
+        return TimeControl(hours_per_turn=hours) if hours else None
+    if isinstance(given, TimeControl):
+        return given
+    if not isinstance(given, dict):
+        raise BadInput("the time control is a set of name=value pairs, such as "
+                       '{"hours_per_turn": 72, "on_timeout": "claim", "weekends": true}')
+    unknown = sorted(set(given) - set(TimeControl.__dataclass_fields__) - {"days_per_turn"})
+    if unknown:
+        raise BadInput(f"the time control has no {', '.join(map(str, unknown))}; it has days_per_turn, "
+                       + ", ".join(TimeControl.__dataclass_fields__))
+    data = dict(given)
+    days = data.pop("days_per_turn", None)
+    if days not in (None, ""):
+        if "hours_per_turn" in data:
+            raise BadInput("give the time per turn as hours_per_turn or as days_per_turn, not both")
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 365:
+            raise BadInput(f"days_per_turn is a whole number of days from 1 to 365; not {days!r}")
+        data["hours_per_turn"] = days * 24
+    if hours and "hours_per_turn" not in data:
+        data["hours_per_turn"] = hours
+    try:
+        return TimeControl.from_dict(data)
+    except TimeControlError as error:
+        raise BadInput(f"time control: {error}") from None
+
+
+def vacations_of(session: Session, player_id: int, since: datetime | None = None) -> list[Interval]:
+    query = select(Vacation).where(Vacation.player_id == player_id)
+    if since is not None:
+        query = query.where(Vacation.ends_at > since)
+    return [(v.starts_at, v.ends_at) for v in session.exec(query.order_by(Vacation.starts_at))]
+
+
+def reminder_hours(session: Session, player_id: int) -> list[int]:
+    prefs = session.get(Preferences, player_id)
+    return parse_hours(prefs.reminder_hours if prefs else DEFAULT_REMINDER_HOURS)
+
+
+def parse_hours(text: str) -> list[int]:
+    return sorted({int(part) for part in str(text).replace(" ", "").split(",") if part.isdigit()}, reverse=True)
+
+
+def _bank(seat: Seat | None, control: TimeControl) -> timedelta:
+    if seat is None or not control.has_bank:
+        return timedelta(0)
+    if seat.bank_seconds is None:
+        return Clock.start(control).bank
+    return timedelta(seconds=seat.bank_seconds)
+
+
+def turn_values(session: Session, game: Game, state: Any, start: datetime) -> dict[str, Any]:
+    """The games row's clock columns for a turn starting at ``start`` in
+    ``state``: ``turn_started_at``, ``deadline`` and ``next_check_at``."""
+    control = control_of(game)
+    mover = kind_of(game).rules.to_move(state) if state is not None else None
+    if control is None or mover is None:
+        return {"turn_started_at": start, "deadline": None, "next_check_at": None}
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.number == mover)).first()
+    due = _deadline(session, control, seat, start)
+    hours = reminder_hours(session, seat.player_id) if seat else []
+    return {"turn_started_at": start, "deadline": due, "next_check_at": _next_check(due, start, hours, set())}
+
+
+def _deadline(session: Session, control: TimeControl, seat: Seat | None, start: datetime) -> datetime:
+    allowance = control.per_turn + _bank(seat, control)
+    vacations = vacations_of(session, seat.player_id, start) if seat else []
+    return deadline_after(start, allowance, control.weekends, vacations)
+
+
+def _next_check(due: datetime, start: datetime, hours: list[int], sent: set[int]) -> datetime:
+    moments = [due - timedelta(hours=h) for h in hours if h not in sent and due - timedelta(hours=h) > start]
+    return min(moments + [due])
+
+
+def bank_after_turn(session: Session, game: Game, seat: Seat, now: datetime) -> None:
+    """Charge the turn that just ended to the mover's time bank."""
+    control = control_of(game)
+    if control is None or not control.has_bank or game.turn_started_at is None:
+        return
+    vacations = vacations_of(session, seat.player_id, game.turn_started_at)
+    used = counted(game.turn_started_at, now, control.weekends, vacations)
+    bank = Clock(_bank(seat, control)).after_turn(control, used).bank
+    seat.bank_seconds = int(bank.total_seconds())
+    session.add(seat)
+
+
+def start_values(session: Session, game: Game, state: Any, now: datetime) -> dict[str, Any]:
+    """Clock columns at the start of a game; sets every seat's bank."""
+    control = control_of(game)
+    if control is not None and control.has_bank:
+        for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
+            seat.bank_seconds = int(Clock.start(control).bank.total_seconds())
+            session.add(seat)
+        session.flush()
+    return turn_values(session, game, state, now)
+
+
+def reschedule(session: Session, game: Game) -> None:
+    """Recompute the current turn's deadline (after a vacation changed);
+    conditional on the ply, so it never touches a turn that moved on."""
+    if game.status != ACTIVE or game.turn_started_at is None or control_of(game) is None:
+        return
+    if session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first():
+        return  # time already ran out for this turn
+    values = turn_values(session, game, state_of(game), game.turn_started_at)
+    values.pop("turn_started_at")
+    sent = _sent(session, game)
+    if values["deadline"] is not None:
+        seat = _mover_seat(session, game)
+        hours = reminder_hours(session, seat.player_id) if seat else []
+        values["next_check_at"] = _next_check(values["deadline"], game.turn_started_at, hours, sent)
+    done = session.execute(
+        update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
+        .values(**values).execution_options(synchronize_session=False)
+    )
+    if done.rowcount == 1:
+        for key, value in values.items():
+            set_committed_value(game, key, value)
+
+
+def _mover_seat(session: Session, game: Game) -> Seat | None:
+    state = state_of(game)
+    mover = kind_of(game).rules.to_move(state) if state is not None else None
+    if mover is None:
+        return None
+    return session.exec(select(Seat).where(Seat.game_id == game.id, Seat.number == mover)).first()
+
+
+def _sent(session: Session, game: Game) -> set[int]:
+    rows = session.exec(select(ReminderSent.hours).where(ReminderSent.game_id == game.id, ReminderSent.ply == game.ply))
+    return set(rows)
+
+
+# -- the sweep ---------------------------------------------------------------
+def sweep(engine: Engine, now: datetime | None = None, batch: int = 500) -> Swept:
+    """Send every reminder due and handle every deadline passed at ``now``.
+    Safe to run twice, or in two processes at once.  Needs an app context
+    (for links in the mail)."""
+    now = now or utcnow()
+    total = Swept()
+    postgres = engine.dialect.name == "postgresql"
+    skipped: set[int] = set()
+    while True:
+        with Session(engine, expire_on_commit=False) as session:
+            query = select(Game).where(Game.next_check_at <= now, Game.status == ACTIVE)
+            if skipped:
+                query = query.where(Game.id.not_in(skipped))
+            query = query.order_by(Game.next_check_at).limit(batch)
+            if postgres:
+                query = query.with_for_update(skip_locked=True)
+            games = list(session.exec(query))
+            if not games:
+                return total
+            for game in games:
+                savepoint = session.begin_nested()
+                try:
+                    done = _check(session, game, now)
+                except Exception:  # one broken game must not stop the others
+                    log.exception("deadline sweep: game %s failed", game.id)
+                    done = None
+                if done is None:
+                    savepoint.rollback()
+                else:
+                    savepoint.commit()
+                if done is None:
+                    skipped.add(game.id)
+                    continue
+                total.games += 1
+                total.reminders += done == "reminder"
+                total.timeouts += done == "timeout"
+            session.commit()
+        if len(games) < batch:
+            return total
+
+
+def _claim(session: Session, game: Game, **values: Any) -> bool:
+    """Take the game for this sweep: only if it is as we read it."""
+    done = session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE,
+               Game.next_check_at == game.next_check_at)
+        .values(**values).execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
+        return False
+    for key, value in values.items():
+        set_committed_value(game, key, value)
+    return True
+
+
+def _check(session: Session, game: Game, now: datetime) -> str | None:
+    """Do what is due for one game; None when another sweep or a turn got
+    there first."""
+    seat = _mover_seat(session, game)
+    if game.deadline is None or seat is None or control_of(game) is None:
+        return "nothing" if _claim(session, game, next_check_at=None) else None
+    if now >= game.deadline:
+        return timeout(session, game, seat, now)
+    start = game.turn_started_at or game.started_at or now
+    hours = reminder_hours(session, seat.player_id)
+    sent = _sent(session, game)
+    due = [h for h in hours if h not in sent and start < game.deadline - timedelta(hours=h) <= now]
+    if not _claim(session, game, next_check_at=_next_check(game.deadline, start, hours, sent | set(due))):
+        return None
+    if not due:
+        return "nothing"
+    for h in due:
+        session.add(ReminderSent(game_id=game.id, ply=game.ply, hours=h, player_id=seat.player_id, sent_at=now))
+    session.flush()  # a duplicate fails here, and the savepoint undoes the mail too
+    player = session.get(Player, seat.player_id)
+    _remind(session, game, player, seat, game.deadline - now)
+    return "reminder"
+
+
+def _left(delta: timedelta) -> str:
+    hours = max(0, round(delta.total_seconds() / 3600))
+    if hours >= 48:
+        return f"about {round(hours / 24)} days"
+    return "less than an hour" if hours == 0 else f"about {hours} hour{'s' if hours != 1 else ''}"
+
+
+def _remind(session: Session, game: Game, player: Player, seat: Seat, left: timedelta) -> None:
+    label = kind_of(game).notation.player_label(seat.number)
+    notify._send(session, player, game, f"reminder: your turn, {_left(left)} left", [
+        f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
+        f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({_left(left)} from now).",
+        "",
+        notify._board(game),
+        "",
+        "Reply to this mail with your turn, or play it on the game page.",
+    ])
+
+
+# -- timeouts ----------------------------------------------------------------
+def timeout(session: Session, game: Game, seat: Seat, now: datetime) -> str | None:
+    """The mover's time ran out: apply the game's policy."""
+    control = control_of(game)
+    player = session.get(Player, seat.player_id)
+    kind = kind_of(game)
+    who = f"player {kind.notation.player_label(seat.number)} ({player.display_name})"
+    policy = control.on_timeout
+    if policy == "forfeit":
+        state = state_of(game)
+        try:
+            after = kind.rules.forfeit_turn(state)
+        except NotImplementedError:
+            return _wait(session, game, seat, who, now, fallback=True)
+        return _forfeit(session, game, seat, player, who, state, after, now)
+    if policy == "out":
+        return _out(session, game, seat, who, now)
+    return _wait(session, game, seat, who, now)
+
+
+def _record(session: Session, game: Game, seat: Seat, policy: str, outcome: str, now: datetime) -> None:
+    session.add(Timeout(game_id=game.id, ply=game.ply, seat=seat.number, policy=policy, outcome=outcome,
+                        created_at=now))
+    session.flush()
+
+
+def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fallback: bool = False) -> str | None:
+    ply = game.ply
+    if not _claim(session, game, next_check_at=None):
+        return None
+    _record(session, game, seat, "forfeit" if fallback else "claim", "waiting", now)
+    why = (f"{kind_of(game).rules.title or game.kind} has no forfeited turn, so instead the game waits: "
+           if fallback else "")
+    for other_seat, other in seated_players(session, game):
+        if other_seat.number == seat.number:
+            lines = [f"Your time for turn {ply + 1} ran out at {game.deadline:%Y-%m-%d %H:%M} UTC.",
+                     why + "you may still play your turn until another player claims the win."]
+        else:
+            lines = [f"{who} ran out of time for turn {ply + 1}.",
+                     why + f"you may claim the win on the game page ({notify._game_link(game)}) "
+                     f"or with POST /api/v1/games/{game.id}/claim, or wait for their turn."]
+        notify._send(session, other, game, "time ran out", lines + ["", notify._board(game)])
+    return "timeout"
+
+
+def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
+    kind = kind_of(game)
+    ply = game.ply
+    position = kind.notation.format_position(after)
+    values: dict[str, Any] = {"position": position, "ply": ply + 1, "draw_offer": None}
+    if kind.rules.is_over(after):
+        outcome = kind.rules.result(after)
+        values.update(status=FINISHED, finished_at=now, deadline=None, next_check_at=None,
+                      turn_started_at=now, result=outcome.tag() if outcome else "=",
+                      termination=f"game over: {outcome.reason}" if outcome and outcome.reason else "game over")
+    else:
+        bank_after_turn(session, game, seat, now)
+        session.flush()
+        values.update(_values_for(session, game, after, now))
+    if not _claim(session, game, **values):
+        return None
+    _record(session, game, seat, "forfeit", "forfeited", now)
+    session.add(Turn(game_id=game.id, ply=ply + 1, seat=seat.number, player_id=player.id, text="(time ran out)",
+                     canonical=_forfeit_text(kind, state, position), position=position, source=CLOCK_SOURCE,
+                     created_at=now))
+    notify.position(session, game, f"{who} ran out of time: turn {ply + 1} was forfeited.")
+    return "timeout"
+
+
+def _values_for(session: Session, game: Game, after: Any, now: datetime) -> dict[str, Any]:
+    return turn_values(session, game, after, now)
+
+
+def _forfeit_text(kind, state, position: str) -> str:
+    """The turn the notation would write for the forfeited turn, when some
+    legal turn leads to the same position (a setup placement, a pass);
+    otherwise ``FORFEIT``."""
+    try:
+        turns = kind.rules.legal_turns(state)
+        if len(turns) > 5000:
+            return FORFEIT
+        for turn in turns:
+            if kind.notation.format_position(kind.rules.apply(state, turn)) == position:
+                return kind.notation.format_turn(state, turn)
+    except Exception:  # the plain marker is always right
+        log.exception("forfeited turn: no notation found")
+    return FORFEIT
+
+
+def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> str | None:
+    label = kind_of(game).notation.player_label
+    others = [s.number for s, _ in seated_players(session, game) if s.number != seat.number]
+    termination = f"{who} ran out of time"
+    if not _claim(session, game, status=FINISHED, result="=".join(label(n) for n in others), termination=termination,
+                  finished_at=now, deadline=None, next_check_at=None, draw_offer=None):
+        return None
+    _record(session, game, seat, "out", "out", now)
+    notify.ended(session, game, termination + ", and is out of the game.")
+    return "timeout"
+
+
+# -- claiming the win ----------------------------------------------------------
+def claim_win(session: Session, game_id: Any, player: Player, now: datetime | None = None) -> Game:
+    """An opponent of a player whose time ran out claims the win (two
+    players: the claimant wins; more: every player but the one out of time
+    shares the result).  ``Conflict`` when there is nothing to claim."""
+    now = now or utcnow()
+    try:
+        game, seat = game_for_player(session, game_id, player)
+        if game.status != ACTIVE:
+            raise GameNotActive(f"game {game.id} is {game.status}, so there is no win to claim")
+        mover = _mover_seat(session, game)
+        if mover is None or game.deadline is None:
+            raise Conflict(f"game {game.id} has no time limit, so there is no win to claim on time")
+        if mover.number == seat.number:
+            raise Conflict("it is your own turn; play it instead of claiming")
+        if now < game.deadline:
+            raise Conflict(f"the player to move has until {game.deadline:%Y-%m-%d %H:%M} UTC; "
+                           "you may claim the win only after that")
+        if not _may_claim(session, game):
+            raise Conflict(f"in game {game.id} a turn whose time runs out is "
+                           f"{'forfeited' if control_of(game).on_timeout == 'forfeit' else 'lost'} by the server, "
+                           "so there is no win to claim")
+        kind = kind_of(game)
+        label = kind.notation.player_label
+        late = session.get(Player, mover.player_id)
+        others = [s.number for s, _ in seated_players(session, game) if s.number != mover.number]
+        termination = (f"player {label(mover.number)} ({late.display_name}) ran out of time; "
+                       f"player {label(seat.number)} ({player.display_name}) claimed the win")
+        done = session.execute(
+            update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
+            .values(status=FINISHED, result="=".join(label(n) for n in others), termination=termination,
+                    finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
+            .execution_options(synchronize_session=False)
+        )
+        if done.rowcount != 1:
+            session.rollback()
+            raise Conflict(f"game {game.id} changed while you were looking (a turn may have been played); reload it")
+        if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first():
+            session.add(Timeout(game_id=game.id, ply=game.ply, seat=mover.number, policy=control_of(game).on_timeout,
+                                outcome="claimed", created_at=now))
+        session.expire(game)
+        notify.ended(session, game, termination + ".")
+        session.commit()
+        return game
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def claimable(session: Session, game: Game, player: Player, now: datetime | None = None) -> bool:
+    """May ``player`` claim the win on time in ``game`` now?"""
+    now = now or utcnow()
+    if game.status != ACTIVE or game.deadline is None or now < game.deadline:
+        return False
+    mover = _mover_seat(session, game)
+    return mover is not None and mover.player_id != player.id and _may_claim(session, game)
+
+
+def _may_claim(session: Session, game: Game) -> bool:
+    """Claims are for the claim policy, and for forfeit in games without a
+    forfeited turn (the sweep then lets the game wait)."""
+    if control_of(game).on_timeout == "claim":
+        return True
+    row = session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first()
+    return row is not None and row.outcome == "waiting"
+
+
+# -- records -------------------------------------------------------------------
+def record_turns(turns: list[Turn], label: Callable[[int], str]) -> tuple[list[str], str | None, dict[str, str]]:
+    """How a game's turns go into its record: (turns, start, extra tags).
+
+    A forfeited turn that some turn of the notation writes (a setup
+    placement, a pass) is recorded as that turn.  One that none writes is
+    stored as ``--``, which the record format cannot replay: the record then
+    starts (``Start`` tag) from the position after the last such turn, and
+    the turns before it are kept in an ``Earlier`` tag, so ``pbem record
+    check`` replays what it can.  ``Forfeited`` lists every forfeited turn."""
+    texts = [turn.canonical for turn in turns]
+    tags: dict[str, str] = {}
+    forfeited = [f"turn {t.ply} (player {label(t.seat)})" for t in turns if t.source == CLOCK_SOURCE]
+    if forfeited:
+        tags["Forfeited"] = "; ".join(forfeited)
+    unwritable = [i for i, turn in enumerate(turns) if turn.canonical == FORFEIT]
+    if not unwritable:
+        return texts, None, tags
+    last = unwritable[-1]
+    tags["Earlier"] = " | ".join(texts[: last + 1])
+    return texts[last + 1:], turns[last].position, tags

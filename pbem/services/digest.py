@@ -1,0 +1,134 @@
+"""Schedule preferences and the daily digest.
+
+A player who prefers the digest gets no "your turn" mail per move (notify
+holds it back); instead, once a day after ``DIGEST_HOUR`` (UTC, config,
+default 7) one message lists every game waiting for them, with deadlines.
+Each player's digest is claimed with a conditional UPDATE on the day it was
+last sent, so two runs never send it twice."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import current_app, has_app_context
+from sqlalchemy import Engine, or_, update
+from sqlmodel import Session, select
+
+from pbem import links
+from pbem.models import ACTIVE, Game, Player, Seat, utcnow
+from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences
+from pbem.play import kind_of, seated_players, state_of, title_of
+from pbem.services import outbox
+from pbem.services.deadlines import parse_hours
+from pbem.services.errors import BadInput
+
+
+def preferences(session: Session, player: Player) -> Preferences:
+    """The player's row (not yet added when they have none)."""
+    return session.get(Preferences, player.id) or Preferences(player_id=player.id)
+
+
+def prefers_digest(session: Session, player_id: int) -> bool:
+    prefs = session.get(Preferences, player_id)
+    return bool(prefs and prefs.digest)
+
+
+def set_preferences(session: Session, player: Player, *, reminder_hours: Any = None, digest: Any = None) -> Preferences:
+    """Change the reminder hours (a list or comma list of hours before the
+    deadline, at most 5, each 1 to 720; empty for none) and/or the digest
+    choice; commits.  ``BadInput`` names what is wrong."""
+    prefs = preferences(session, player)
+    if reminder_hours is not None:
+        prefs.reminder_hours = _hours_text(reminder_hours)
+    if digest is not None:
+        if not isinstance(digest, bool):
+            raise BadInput(f"digest is true (one mail a day) or false (a mail per move); not {digest!r}")
+        prefs.digest = digest
+    session.add(prefs)
+    session.commit()
+    return prefs
+
+
+def _hours_text(value: Any) -> str:
+    parts = value if isinstance(value, list) else str(value).replace(" ", "").split(",")
+    example = "such as 24,1 (a day and an hour before the deadline), or empty for no reminders"
+    hours = []
+    for part in parts:
+        if part in ("", None):
+            continue
+        text = str(part)
+        if isinstance(part, bool) or not text.isdigit() or not 1 <= int(text) <= 720:
+            raise BadInput(f"reminders are whole hours before the deadline from 1 to 720, {example}; not {part!r}")
+        hours.append(int(text))
+    if len(set(hours)) > 5:
+        raise BadInput(f"at most 5 reminders a turn, {example}")
+    return ",".join(str(h) for h in sorted(set(hours), reverse=True))
+
+
+def hours_of(prefs: Preferences) -> list[int]:
+    return parse_hours(prefs.reminder_hours if prefs.reminder_hours is not None else DEFAULT_REMINDER_HOURS)
+
+
+def waiting(session: Session, player: Player) -> list[Game]:
+    """The active games in which it is the player's turn, soonest deadline first."""
+    games = session.exec(select(Game, Seat).where(Game.status == ACTIVE, Seat.game_id == Game.id,
+                                                  Seat.player_id == player.id))
+    mine = []
+    for game, seat in games:
+        state = state_of(game)
+        if state is not None and kind_of(game).rules.to_move(state) == seat.number:
+            mine.append(game)
+    far = datetime.max.replace(tzinfo=utcnow().tzinfo)
+    return sorted(mine, key=lambda g: (g.deadline or far, g.id))
+
+
+def digest_hour() -> int:
+    return int(current_app.config.get("DIGEST_HOUR", 7)) if has_app_context() else 7
+
+
+def send_digests(engine: Engine, now: datetime | None = None) -> int:
+    """Send today's digest to every player who wants one and has not had it
+    (once ``DIGEST_HOUR`` has passed); the number of mails queued."""
+    now = now or utcnow()
+    if now.hour < digest_hour():
+        return 0
+    today = now.date().isoformat()
+    sent = 0
+    with Session(engine, expire_on_commit=False) as session:
+        due = list(session.exec(select(Preferences.player_id).where(
+            Preferences.digest.is_(True),
+            or_(Preferences.digest_sent_on.is_(None), Preferences.digest_sent_on != today))))
+    for player_id in due:
+        with Session(engine, expire_on_commit=False) as session:
+            claimed = session.execute(
+                update(Preferences)
+                .where(Preferences.player_id == player_id, Preferences.digest.is_(True),
+                       or_(Preferences.digest_sent_on.is_(None), Preferences.digest_sent_on != today))
+                .values(digest_sent_on=today)
+            )
+            if claimed.rowcount != 1:
+                session.rollback()
+                continue
+            player = session.get(Player, player_id)
+            games = waiting(session, player)
+            if games:
+                _queue(session, player, games, now)
+                sent += 1
+            session.commit()
+    return sent
+
+
+def _queue(session: Session, player: Player, games: list[Game], now: datetime) -> None:
+    lines = [f"{len(games)} game{'s are' if len(games) != 1 else ' is'} waiting for your turn:", ""]
+    for game in games:
+        others = ", ".join(p.display_name for s, p in seated_players(session, game) if p.id != player.id)
+        line = f"Game {game.id} ({title_of(game)}) with {others}: turn {game.ply + 1}"
+        if game.deadline:
+            hours = (game.deadline - now).total_seconds() / 3600
+            left = "overdue" if hours < 0 else f"{hours:.0f} hours left"
+            line += f", deadline {game.deadline:%Y-%m-%d %H:%M} UTC ({left})"
+        lines += [line, "  " + links.external(f"/games/{game.id}")]
+    lines += ["", "You get this digest instead of a mail per move; change that at " + links.external("/settings"), ""]
+    outbox.queue(session, player.email, f"Daily digest: {len(games)} game{'s' if len(games) != 1 else ''} "
+                 "waiting for you", "\n".join(lines))

@@ -1,0 +1,122 @@
+"""The schedule pages: settings (reminder hours, daily digest, vacation,
+calendar feed), and the private iCalendar feed at ``/calendar/<token>.ics``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from sqlmodel import Session
+
+from pbem import ical, links
+from pbem.db import get_session
+from pbem.models import Player
+from pbem.services import digest, vacations
+from pbem.services.errors import ServiceError
+from pbem.web.auth import current_player, sign_in_required
+
+bp = Blueprint("schedule", __name__)
+
+
+def schedule_data(session: Session, player: Player) -> dict[str, Any]:
+    """The player's schedule settings, for the page and the API alike."""
+    prefs = digest.preferences(session, player)
+    holiday = vacations.status(session, player)
+    token = ical.token_for(session, player)
+    return {
+        "reminder_hours": digest.hours_of(prefs),
+        "digest": bool(prefs.digest),
+        "vacation_days_per_year": holiday.allowance,
+        "vacation_days_used": holiday.used,
+        "vacation_days_left": holiday.left,
+        "on_vacation_until": holiday.current.ends_at if holiday.current else None,
+        "calendar_url": links.external(url_for("schedule.calendar", token=token)),
+    }
+
+
+def _page(error: str | None = None, status: int = 200, form: dict | None = None):
+    data = schedule_data(get_session(), current_player())
+    form = form or {"reminders": ",".join(map(str, data["reminder_hours"]))}
+    return render_template("settings.html", data=data, form=form, error=error), status
+
+
+@bp.get("/settings")
+@sign_in_required
+def settings():
+    return _page()
+
+
+@bp.post("/settings")
+@sign_in_required
+def save():
+    reminders = request.form.get("reminders", "")
+    try:
+        digest.set_preferences(get_session(), current_player(), reminder_hours=reminders,
+                               digest=request.form.get("digest") == "on")
+    except ServiceError as failure:
+        return _page(failure.message, failure.status, {"reminders": reminders})
+    flash("Settings saved.")
+    return redirect(url_for("schedule.settings"))
+
+
+@bp.post("/settings/vacation")
+@sign_in_required
+def vacation():
+    try:
+        done = vacations.take(get_session(), current_player(), request.form.get("days", "").strip())
+    except ServiceError as failure:
+        return _page(failure.message, failure.status)
+    if done.current:
+        flash(f"You are on vacation until {done.current.ends_at:%Y-%m-%d %H:%M} UTC; your clocks are stopped.")
+    else:
+        flash("Your vacation is over; your clocks run again.")
+    return redirect(url_for("schedule.settings"))
+
+
+@bp.post("/settings/calendar")
+@sign_in_required
+def new_calendar_token():
+    ical.token_for(get_session(), current_player(), reset=True)
+    flash("Your calendar has a new address; the old one no longer works.")
+    return redirect(url_for("schedule.settings"))
+
+
+@bp.get("/calendar/<token>.ics")
+def calendar(token: str):
+    session = get_session()
+    player = ical.player_for_token(session, token)
+    if player is None:
+        abort(404, "there is no calendar at this address; copy its address again from your settings page")
+    return Response(ical.feed(session, player), mimetype="text/calendar",
+                    headers={"Cache-Control": "private, max-age=300"})
+
+
+# -- the new-game form's time control fields ---------------------------------
+_BANK_FIELDS = ("bank_hours", "bank_increment_hours", "bank_cap_hours")
+
+
+def time_control_form(form: Any) -> dict[str, Any]:
+    """The time control fields of the new-game form, as entered (defaults: days, claim, weekends count)."""
+    values = {"unit": form.get("unit", "days") if form.get("unit") in ("hours", "days") else "days",
+              "on_timeout": form.get("on_timeout", "claim"),
+              "weekends": form.get("weekends") == "on" if form else True}
+    for name in _BANK_FIELDS:
+        values[name] = str(form.get(name, "")).strip()
+    return values
+
+
+def time_control_args(form: dict[str, Any], amount: int | None) -> dict[str, Any]:
+    """``create_game`` arguments from the form; ``BadInput`` (a ServiceError) names a bad field."""
+    from pbem.services.errors import BadInput
+
+    if amount is None:
+        return {"hours_per_turn": None}
+    control: dict[str, Any] = {"on_timeout": form["on_timeout"], "weekends": form["weekends"]}
+    control["days_per_turn" if form["unit"] == "days" else "hours_per_turn"] = amount
+    for name in _BANK_FIELDS:
+        text = form[name]
+        if text:
+            if not text.isdigit():
+                raise BadInput(f"{name.replace('_', ' ')} is a whole number of hours, such as 24, or empty; not {text!r}")
+            control[name] = int(text)
+    return {"time_control": control}
