@@ -30,6 +30,10 @@ def serve(host: str, port: int, debug: bool | None) -> None:
         enable_dev_mailbox(app)
     start_background(app)
     click.echo(f"pbem: serving on http://{host}:{port}/ with {_where(app.config['DATABASE_URL'])}")
+    from pbem.mailrobot.listener import start_for_serve
+
+    if (mail_line := start_for_serve(app)) is not None:
+        click.echo(mail_line)
     if debug:
         click.echo(f"pbem: mail is kept locally; read it at http://{host}:{port}/dev/mail")
     app.run(host=host, port=port, debug=debug, use_reloader=False, use_debugger=False)

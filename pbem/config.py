@@ -20,6 +20,19 @@ ENVIRONMENT = {
     "PBEM_SECRET_KEY": "SECRET_KEY",
     "PBEM_BASE_URL": "BASE_URL",
     "PBEM_MAIL_FROM": "MAIL_FROM",
+    "PBEM_MAIL_DOMAIN": "MAIL_DOMAIN",
+    "PBEM_SMTP_HOST": "SMTP_HOST",
+    "PBEM_SMTP_PORT": "SMTP_PORT",
+    "PBEM_SMTP_SECURITY": "SMTP_SECURITY",
+    "PBEM_SMTP_USERNAME": "SMTP_USERNAME",
+    "PBEM_SMTP_PASSWORD": "SMTP_PASSWORD",
+    "PBEM_IMAP_HOST": "IMAP_HOST",
+    "PBEM_IMAP_PORT": "IMAP_PORT",
+    "PBEM_IMAP_SECURITY": "IMAP_SECURITY",
+    "PBEM_IMAP_USERNAME": "IMAP_USERNAME",
+    "PBEM_IMAP_PASSWORD": "IMAP_PASSWORD",
+    "PBEM_IMAP_FOLDER": "IMAP_FOLDER",
+    "PBEM_MAIL_LISTENER_PORT": "MAIL_LISTENER_PORT",
 }
 
 
@@ -37,6 +50,29 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
+        # mail (docs/mail.md): reply addresses, sending, receiving
+        "MAIL_DOMAIN": None,  # domain of play+<token>@ reply addresses; None: MAIL_FROM's domain
+        "MAIL_ROBOT_ADDRESS": None,  # the plain address for help/games/new; None: play@MAIL_DOMAIN
+        "MAIL_TOKEN_SECRET": None,  # signs reply addresses (a list rotates keys); None: SECRET_KEY
+        "SMTP_HOST": None,  # None: keep sent mail as .eml files in MAIL_EML_FOLDER
+        "SMTP_PORT": None,  # None: 25, 587 with starttls, 465 with ssl
+        "SMTP_SECURITY": "none",  # none, starttls or ssl
+        "SMTP_USERNAME": None,
+        "SMTP_PASSWORD": None,
+        "SMTP_TIMEOUT": 30,
+        "MAIL_EML_FOLDER": None,  # None: instance/mail
+        "MAIL_RETRY_BASE": 60,  # seconds before the first retry; doubles each time, at most 6 hours
+        "MAIL_MAX_ATTEMPTS": 12,  # failed delivery attempts before giving up
+        "MAIL_LISTENER": True,  # pbem serve starts a listener on the embedded default
+        "MAIL_LISTENER_PROTOCOL": "smtp",  # smtp or lmtp
+        "MAIL_LISTENER_HOST": "127.0.0.1",
+        "MAIL_LISTENER_PORT": 8025,
+        "IMAP_HOST": None,  # None: no IMAP polling
+        "IMAP_PORT": None,  # None: 993 with ssl, else 143
+        "IMAP_SECURITY": "ssl",  # ssl, starttls or none
+        "IMAP_USERNAME": None,
+        "IMAP_PASSWORD": None,
+        "IMAP_FOLDER": "INBOX",
     }
 
 

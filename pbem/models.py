@@ -152,6 +152,17 @@ class OutboxMessage(SQLModel, table=True):
     ply: Optional[int] = None  # the position a diagram attachment shows
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
     sent_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
+    # delivery (pbem.mailrobot.outgoing): what the message is, how it threads, how sending went
+    kind: Optional[str] = Field(default=None, max_length=40)  # your_turn, game_over, invitation, reply, ...
+    message_id: Optional[str] = Field(default=None, max_length=300)  # fixed at the first attempt
+    in_reply_to: Optional[str] = Field(default=None, max_length=1000)  # the player's mail this answers
+    thread_refs: Optional[str] = Field(default=None, sa_column=Column(Text))  # References, space separated
+    position: Optional[str] = Field(default=None, sa_column=Column(Text))  # a board not stored (a preview)
+    attempts: int = 0  # delivery attempts that failed
+    next_attempt_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # not before; also a lease
+    last_error: Optional[str] = Field(default=None, sa_column=Column(Text))
+    failed_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # gave up for good
 
 
 from pbem import models_clock  # noqa: E402,F401  (the clock's tables join the metadata)
+from pbem import models_mail  # noqa: E402,F401  (the mail tables join the metadata)

@@ -20,9 +20,10 @@ def _board(game: Game) -> str:
     return kind_of(game).notation.text_diagram(state) if state is not None else ""
 
 
-def _send(session: Session, player: Player, game: Game, subject: str, lines: list[str]) -> None:
+def _send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game") -> None:
     body = "\n".join(lines + ["", f"The game: {_game_link(game)}", ""])
-    outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id, ply=game.ply)
+    outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id, ply=game.ply,
+                 kind=kind)
 
 
 def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:
@@ -38,13 +39,15 @@ def invitation(session: Session, game: Game, creator: Player, invitee: Player, s
             "",
             f"Accept or decline here (this link signs you in): {sign_in_link}",
         ],
+        kind="invitation",
     )
 
 
 def declined(session: Session, game: Game, decliner: Player) -> None:
     for _, player in seated_players(session, game):
         if player.id != decliner.id:
-            _send(session, player, game, "cancelled", [f"{decliner.display_name} declined, so the game will not start."])
+            _send(session, player, game, "cancelled", [f"{decliner.display_name} declined, so the game will not start."],
+                  kind="cancelled")
 
 
 def position(session: Session, game: Game, headline: str) -> None:
@@ -66,7 +69,7 @@ def position(session: Session, game: Game, headline: str) -> None:
         lines = [headline, lead, "", board]
         if game.deadline and mover is not None:
             lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
-        _send(session, player, game, subject, lines)
+        _send(session, player, game, subject, lines, kind="your_turn" if game.status == "active" else "game_over")
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
@@ -77,4 +80,4 @@ def _prefers_digest(session: Session, player: Player) -> bool:
 
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        _send(session, player, game, f"{game.status} ({game.result})", [headline, "", _board(game)])
+        _send(session, player, game, f"{game.status} ({game.result})", [headline, "", _board(game)], kind="game_over")

@@ -19,9 +19,12 @@ def queue(
     html: str | None = None,
     game_id: int | None = None,
     ply: int | None = None,
+    kind: str | None = None,
 ) -> OutboxMessage:
-    """Add a message to the outbox (committed with the caller's transaction)."""
-    message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply)
+    """Add a message to the outbox (committed with the caller's transaction).
+    ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
+    ``reply``...); the mail sender (``pbem.mailrobot.outgoing``) composes it."""
+    message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind)
     session.add(message)
     return message
 

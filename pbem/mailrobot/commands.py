@@ -1,0 +1,290 @@
+"""What the robot does for each command: ONE dict, ``COMMANDS``, from the
+command name (``mail.commands``' kinds) to its handler.
+
+A handler is ``handler(ctx: Context, cmd: mail.commands.Command) -> None``.
+It must, in one transaction: mark the stored message processed
+(``ctx.claim()``), do the work, queue the answer (``ctx.reply`` or
+``ctx.error``) and commit (``ctx.commit()``, or a service that commits).  A
+handler that calls a service which commits claims and queues its answer
+*before* the call, so the message, the change and the answer are committed
+together; ``ServiceError``s are caught by the robot, which rolls back and
+answers with the error.  ``ctx.game``/``ctx.player`` are the game and the
+checked sender in mail to a game's reply address; ``ctx.game`` is None in
+mail to the plain address, where ``ctx.player`` is the sender's account if
+there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlmodel import Session
+
+from mail import commands as c
+from mail.compose import error_text
+from mail.inbound import InboundMessage
+from mail.tokens import make_reply_address
+from notation import registry
+from pbem import links, records
+from pbem.mailrobot.inbox import claim
+from pbem.mailrobot.replies import queue_reply
+from pbem.mailrobot.settings import MailSettings
+from pbem.models import ACTIVE, Game, OutboxMessage, Player
+from pbem.models_mail import DONE
+from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
+from pbem.services import games as lifecycle
+from pbem.services import turns
+from pbem.services.accounts import player_for_email
+from pbem.services.errors import BadInput, GameNotActive
+
+class AlreadyProcessed(Exception):
+    """Another worker processed the message first."""
+
+
+#: the legal list in answer to ``legal`` is cut here
+MAX_LEGAL_REPLY = 300
+
+
+@dataclass
+class Context:
+    session: Session
+    settings: MailSettings
+    msg: InboundMessage
+    inbox_id: int
+    player: Player | None = None
+    game: Game | None = None
+
+    def claim(self) -> None:
+        """Mark the stored message done in this transaction; ``AlreadyProcessed``
+        when another worker has."""
+        if not claim(self.session, self.inbox_id, DONE):
+            raise AlreadyProcessed(f"message {self.inbox_id} was processed by another worker")
+
+    def reply(self, text: str, *, board: bool = True, position: str | None = None, kind: str = "reply",
+              ply: int | None = None) -> OutboxMessage:
+        game = self.game
+        if game is not None and board and game.position is not None:
+            ply = game.ply if ply is None else ply
+        else:
+            ply = None
+        return queue_reply(self.session, self.msg, text, game=game, ply=ply, position=position, kind=kind)
+
+    def error(self, line: str, reason: str, legal: list[str] | None = None) -> OutboxMessage:
+        return self.reply(error_text(line, reason, legal or []), kind="error")
+
+    def commit(self) -> None:
+        self.session.commit()
+
+    def legal(self) -> list[str]:
+        """The legal turns, when it is this player's turn; else none."""
+        game = self.game
+        if game is None or game.status != ACTIVE or self.player is None:
+            return []
+        seat = seat_of(self.session, game, self.player)
+        state = state_of(game)
+        kind = kind_of(game)
+        if seat is None or kind.rules.to_move(state) != seat.number:
+            return []
+        return kind.notation.legal_texts(state)
+
+
+def _game_help(settings: MailSettings) -> str:
+    return f"""How to play by email: reply to any mail about the game (keep the reply
+address; it identifies you and the game), one command per line:
+
+  <turn>             your turn, e.g. b2-c2 G P:d3 (the game's notation)
+  #12 <turn>         the same, answering turn 12: refused if the game has moved on
+  preview <turn>     the board after that turn, without playing it
+  legal              the turns you may play now
+  board  (status)    the board now
+  record             the game record
+  resign             resign the game
+  draw               offer a draw, or accept the one offered
+  help               this text
+
+Only the first command in your mail is used; quoted text below it is ignored.
+To {settings.robot_address} (no game): help, games, new <game> with <addresses>."""
+
+
+def _plain_help(settings: MailSettings) -> str:
+    names = ", ".join(registry.names())
+    return f"""Commands for {settings.robot_address}, one per line:
+
+  games                           your games, with the address to play each
+  new <game> with <addresses>     start a game and invite them ({names}),
+                                  e.g. new logger with bob@example.org
+  help                            this text
+
+To play a turn, reply to the mail about that game: every game mail comes
+from a reply address that knows the game and you.  Web: {links.external('/')}"""
+
+
+def _status_line(ctx: Context) -> str:
+    game = ctx.game
+    kind = kind_of(game)
+    head = f"Game {game.id} ({title_of(game)}), {game.ply} turns played"
+    if game.status != ACTIVE:
+        return f"{head}: {game.status}, result {game.result}. {game.termination or ''}".strip()
+    if game.position is None:
+        return f"{head}: not started."
+    mover = kind.rules.to_move(state_of(game))
+    names = {seat.number: player for seat, player in seated_players(ctx.session, game)}
+    who = names.get(mover)
+    mine = who is not None and ctx.player is not None and who.id == ctx.player.id
+    line = f"{head}; turn {game.ply + 1}: " + ("your turn." if mine else
+                                               f"{who.display_name if who else 'nobody'} to move.")
+    if game.deadline:
+        line += f" Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC."
+    return line
+
+
+def turn(ctx: Context, cmd: c.Command) -> None:
+    game, player = ctx.game, ctx.player
+    seen = game.ply
+    if cmd.ply is not None:
+        if cmd.ply < 1:
+            raise BadInput(f"turns are numbered from 1; this is turn {game.ply + 1}")
+        seen = cmd.ply - 1
+        if game.status == ACTIVE and seen != game.ply:
+            raise turns.moved_on(game, seen)
+    played = turns.preview_turn(ctx.session, game.id, player, cmd.argument)
+    ctx.claim()
+    ctx.reply(f"You played {played.canonical} in game {game.id} (turn {seen + 1}). The board now:", ply=seen + 1)
+    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email")
+
+
+def preview(ctx: Context, cmd: c.Command) -> None:
+    game = ctx.game
+    if cmd.ply is not None and cmd.ply - 1 != game.ply:
+        raise turns.moved_on(game, cmd.ply - 1)
+    shown = turns.preview_turn(ctx.session, game.id, ctx.player, cmd.argument)
+    ctx.claim()
+    ctx.reply(f"Preview only, nothing was played: after {shown.canonical} in game {game.id} the board would be:",
+              position=shown.position)
+    ctx.commit()
+
+
+def legal(ctx: Context, cmd: c.Command) -> None:
+    game = ctx.game
+    if game.status != ACTIVE:
+        raise GameNotActive(f"game {game.id} is {game.status}; no more turns can be played")
+    options = ctx.legal()
+    ctx.claim()
+    if not options:
+        ctx.reply(_status_line(ctx) + "\n\nIt is not your turn, so you have no legal turns now.")
+    else:
+        listed = options[:MAX_LEGAL_REPLY]
+        more = len(options) - len(listed)
+        text = f"Your legal turns in game {game.id} (turn {game.ply + 1}), {len(options)} in all:\n\n"
+        text += "\n".join("  " + t for t in listed)
+        if more:
+            text += f"\n  ... and {more} more not listed."
+        ctx.reply(text)
+    ctx.commit()
+
+
+def board(ctx: Context, cmd: c.Command) -> None:
+    ctx.claim()
+    ctx.reply(_status_line(ctx))
+    ctx.commit()
+
+
+def record(ctx: Context, cmd: c.Command) -> None:
+    ctx.claim()
+    ctx.reply(f"The record of game {ctx.game.id}:\n\n{records.text(ctx.session, ctx.game)}", board=False)
+    ctx.commit()
+
+
+def resign(ctx: Context, cmd: c.Command) -> None:
+    game = ctx.game
+    if game.status != ACTIVE:
+        raise GameNotActive(f"game {game.id} is {game.status}, so you cannot resign")
+    ctx.claim()
+    ctx.reply(f"You resigned game {game.id}.", board=False)
+    lifecycle.resign(ctx.session, game.id, ctx.player)
+
+
+def draw(ctx: Context, cmd: c.Command) -> None:
+    game = ctx.game
+    if game.status != ACTIVE:
+        raise GameNotActive(f"game {game.id} is {game.status}, so you cannot offer a draw")
+    seat = seat_of(ctx.session, game, ctx.player)
+    agreeing = {int(n) for n in (game.draw_offer or "").split(",") if n.strip().isdigit()} | {seat.number}
+    ctx.claim()
+    if len(agreeing) == len(seats_of(ctx.session, game)):
+        ctx.reply(f"You agreed to the draw: game {game.id} is drawn.", board=False)
+    else:
+        ctx.reply(f"You offered a draw in game {game.id}. The game is drawn when every player agrees "
+                  "(by replying 'draw'); a turn played withdraws the offer.", board=False)
+    lifecycle.offer_draw(ctx.session, game.id, ctx.player)
+
+
+def help_(ctx: Context, cmd: c.Command) -> None:
+    ctx.claim()
+    ctx.reply(_game_help(ctx.settings) if ctx.game is not None else _plain_help(ctx.settings), board=False)
+    ctx.commit()
+
+
+def games(ctx: Context, cmd: c.Command) -> None:
+    ctx.claim()
+    rows = games_of(ctx.session, ctx.player) if ctx.player is not None else []
+    if not rows:
+        ctx.reply(f"You ({ctx.msg.sender}) have no games here.  Start one: new logger with friend@example.org",
+                  board=False)
+    else:
+        lines = [f"Your games ({ctx.msg.sender}):", ""]
+        for game, _seat in rows:
+            ctx.game = game
+            lines.append("  " + _status_line(ctx))
+            if game.status == ACTIVE:
+                address = make_reply_address(list(ctx.settings.secrets), ctx.settings.domain, game.id, ctx.player.id)
+                lines.append(f"    play by mailing {address}")
+        ctx.game = None
+        ctx.reply("\n".join(lines), board=False)
+    ctx.commit()
+
+
+def new(ctx: Context, cmd: c.Command) -> None:
+    creator = player_for_email(ctx.session, ctx.msg.sender)
+    ctx.claim()
+    game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses))
+    ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
+              "It starts when everyone has accepted; then the first player gets the board.", board=False)
+    ctx.commit()
+
+
+def unhandled(ctx: Context, cmd: c.Command) -> None:
+    """A command the mail robot knows but does not do (``vacation``)."""
+    ctx.claim()
+    if cmd.kind == c.VACATION:
+        text = f"Vacations are set on the web site: {links.external('/')}. Nothing was changed."
+    else:
+        text = f"'{cmd.line}' cannot be done by mail; use the web site: {links.external('/')}. Nothing was changed."
+    ctx.reply(text, board=False)
+    ctx.commit()
+
+
+#: command name -> handler.  (``vacation`` is added by the clock's work.)
+COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
+    c.TURN: turn,
+    c.PREVIEW: preview,
+    c.LEGAL: legal,
+    c.BOARD: board,
+    c.RECORD: record,
+    c.RESIGN: resign,
+    c.DRAW: draw,
+    c.HELP: help_,
+    c.GAMES: games,
+    c.NEW: new,
+    c.VACATION: __import__("pbem.services.vacations", fromlist=["by_mail"]).by_mail,  # the clock's handler
+}
+
+_SQUARE = re.compile(r"[A-Za-z]\d")
+
+
+def looks_like_turn(text: str) -> bool:
+    """A line that names a square and is short: meant as a turn, so an
+    error is worth a reply (free text before the turn is skipped)."""
+    return bool(_SQUARE.search(text)) and len(text.split()) <= 8

@@ -1,0 +1,125 @@
+"""The durable inbox.  ``store`` is the callback every way in (listener,
+pipe, IMAP) hands the raw message to: it commits the message keyed by
+``mail.keys.message_key`` before returning, and does nothing when the key is
+already stored, so a message delivered twice is processed once.  Messages
+whose processing fails are shunted with the reason; ``retry`` puts them back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Engine, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from mail.keys import message_key
+from pbem.models import utcnow
+from pbem.models_mail import NEW, SHUNTED, InboxMessage
+
+
+def clean(text: Any, limit: int) -> str:
+    """Text safe for any database column: no NUL, at most ``limit`` characters."""
+    return str(text).replace("\x00", "\ufffd")[:limit]
+
+
+def storage_key(raw: bytes) -> str:
+    key = message_key(raw)
+    if len(key) > 1000 or "\x00" in key:
+        key = "id-sha256:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return key
+
+
+def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], None]:
+    """A ``mail.receive.Store`` callback committing to ``engine``."""
+
+    def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
+        raw = bytes(raw)
+        key = storage_key(raw)
+        with Session(engine) as session:
+            if session.exec(select(InboxMessage.id).where(InboxMessage.key == key)).first() is not None:
+                return
+            session.add(InboxMessage(
+                key=key,
+                raw=raw,
+                envelope_from=None if envelope_from is None else clean(envelope_from, 1000),
+                envelope_to=[clean(a, 1000) for a in list(envelope_to or ())[:100]],
+            ))
+            try:
+                session.commit()
+            except IntegrityError:  # the same message, stored at the same moment by another delivery
+                session.rollback()
+                if session.exec(select(InboxMessage.id).where(InboxMessage.key == key)).first() is None:
+                    raise
+
+    return store
+
+
+def pending_ids(engine: Engine, limit: int = 500) -> list[int]:
+    with Session(engine) as session:
+        return list(session.exec(
+            select(InboxMessage.id).where(InboxMessage.status == NEW).order_by(InboxMessage.id).limit(limit)
+        ))
+
+
+def begin_attempt(engine: Engine, message_id: int) -> int | None:
+    """Count a processing attempt (committed at once, so a message that kills
+    the worker is noticed); the attempts so far, or None when it is no longer new."""
+    with Session(engine) as session:
+        row = session.get(InboxMessage, message_id)
+        if row is None or row.status != NEW:
+            return None
+        row.attempts += 1
+        session.add(row)
+        session.commit()
+        return row.attempts
+
+
+def claim(session: Session, message_id: int, status: str, reason: str | None = None) -> bool:
+    """Mark a new message processed, in the caller's transaction; False when
+    another worker got there first (the row is no longer new)."""
+    result = session.execute(
+        update(InboxMessage)
+        .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
+        .values(status=status, reason=None if reason is None else clean(reason, 2000), processed_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1
+
+
+def shunt(engine: Engine, message_id: int, reason: str, detail: str) -> None:
+    with Session(engine) as session:
+        session.execute(
+            update(InboxMessage)
+            .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
+            .values(status=SHUNTED, reason=clean(reason, 2000), traceback=clean(detail, 20000), processed_at=utcnow())
+        )
+        session.commit()
+
+
+def shunted(session: Session) -> list[InboxMessage]:
+    return list(session.exec(select(InboxMessage).where(InboxMessage.status == SHUNTED).order_by(InboxMessage.id)))
+
+
+def retry(session: Session, ids: Iterable[int] | None) -> list[int]:
+    """Put shunted messages back in the queue (all of them when ``ids`` is
+    None); returns the ids re-queued.  ``ValueError`` names any id that is not
+    a shunted message, and then nothing changes."""
+    if ids is None:
+        rows = shunted(session)
+    else:
+        rows = []
+        for message_id in ids:
+            row = session.get(InboxMessage, message_id)
+            if row is None:
+                raise ValueError(f"there is no stored message {message_id}")
+            if row.status != SHUNTED:
+                raise ValueError(f"message {message_id} is {row.status}, not shunted; only shunted messages are retried")
+            rows.append(row)
+    for row in rows:
+        row.status, row.reason, row.traceback, row.attempts, row.processed_at = NEW, None, None, 0, None
+        session.add(row)
+    session.commit()
+    return [row.id for row in rows]
