@@ -3,9 +3,9 @@ passing under each policy, the claim, the digest, the calendar, and a turn
 racing its timeout.  Time is injected (``pbem.models.CLOCK`` and the sweep's
 ``now``).
 
-The mail is read from the outbox rows the services queue: the issue-4 mail
-sender (``pbem.mailrobot.jobs.drain_outbox``) is not in the tree yet, so
-there is no SMTP delivery to observe (see docs/schedule.md).
+Most tests read the outbox rows the services queue; the last sends a
+reminder through the issue-4 sender (``pbem.mailrobot.jobs.drain_outbox``)
+to an aiosmtpd sink on loopback and checks the board and Reply-To arrive.
 """
 
 from __future__ import annotations
@@ -293,3 +293,44 @@ def test_bad_time_controls_are_refused_with_a_message(session, make_players):
         with pytest.raises(BadInput, match=words):
             games.create_game(session, alice, "logger", [bob.email], time_control=control)
     assert session.exec(select(Game)).all() == []
+
+
+def test_a_reminder_arrives_at_a_real_smtp_sink_with_board_and_reply_address(app, session, pair, clock):
+    """Through the issue-4 sender (``pbem.mailrobot.jobs.drain_outbox``) to
+    aiosmtpd on loopback."""
+    import email
+    import email.policy
+
+    from aiosmtpd.controller import Controller
+
+    jobs = pytest.importorskip("pbem.mailrobot.jobs", reason="the mail sender is not in the tree yet")
+    received = []
+
+    class Sink:
+        async def handle_DATA(self, server, smtp_session, envelope):
+            received.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+            return "250 OK"
+
+    import socket
+
+    with socket.socket() as probe:  # a free port on loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sink = Controller(Sink(), hostname="127.0.0.1", port=port)
+    sink.start()
+    try:
+        app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=port,
+                          SMTP_SECURITY="none", MAIL_FROM="pbem@pbem.test")
+        alice, bob, start = pair
+        game = start()
+        clock.now = T0 + 48 * H + M
+        assert sweep(app, clock.now).reminders == 1
+        jobs.drain_outbox(app)
+    finally:
+        sink.stop()
+    reminders = [m for m in received if "reminder" in m["Subject"]]
+    assert len(reminders) == 1
+    (message,) = reminders
+    assert message["To"] == alice.email and message["Reply-To"]
+    assert any(part.get_content_type() == "image/png" for part in message.walk())
+    assert "Reply to this mail with your turn" in message.get_body(("plain",)).get_content()

@@ -15,6 +15,7 @@ from typing import Any
 from flask import current_app, has_app_context
 from sqlmodel import Session, select
 
+from pbem import links
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models_clock import Vacation
 from pbem.services import deadlines
@@ -67,10 +68,10 @@ def _check_days(days: Any) -> int:
     return days
 
 
-def take(session: Session, player: Player, days: Any, now: datetime | None = None) -> VacationStatus:
+def take(session: Session, player: Player, days: Any, now: datetime | None = None, commit: bool = True) -> VacationStatus:
     """Go on vacation for ``days`` days from now (replacing a vacation going
     on now), or end it with 0; push back the deadlines of the player's turns.
-    Commits.  ``BadInput`` when the days are not whole or the allowance is
+    Commits (unless ``commit`` is false).  ``BadInput`` when the days are not whole or the allowance is
     used up; ``Conflict`` for ``0`` when there is no vacation to end."""
     now = now or utcnow()
     try:
@@ -98,7 +99,8 @@ def take(session: Session, player: Player, days: Any, now: datetime | None = Non
                                      created_at=now))
         session.flush()
         _reschedule(session, player)
-        session.commit()
+        if commit:
+            session.commit()
         return status(session, player, now)
     except BaseException:
         session.rollback()
@@ -112,3 +114,19 @@ def _reschedule(session: Session, player: Player) -> None:
         seat = deadlines._mover_seat(session, game)
         if seat is not None and seat.player_id == player.id:
             deadlines.reschedule(session, game)
+
+
+def by_mail(ctx: Any, cmd: Any) -> None:
+    """The mail robot's ``vacation N`` handler (``pbem.mailrobot.commands``):
+    claim the message, take the vacation, answer, commit together."""
+    if ctx.player is None:
+        raise BadInput("send 'vacation 5' in reply to one of your games' mails, so we know who you are")
+    ctx.claim()
+    done = take(ctx.session, ctx.player, cmd.days, commit=False)
+    if done.current is not None:
+        text = (f"You are on vacation until {done.current.ends_at:%Y-%m-%d %H:%M} UTC: your clocks are stopped. "
+                f"{done.left} of {done.allowance} vacation days are left this year. Send 'vacation 0' to come back early.")
+    else:
+        text = f"Your vacation is over and your clocks run again; {done.left} of {done.allowance} days are left this year."
+    ctx.reply(text + f"\nSee or change it on the web site: {links.external('/settings')}", board=False)
+    ctx.commit()
