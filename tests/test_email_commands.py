@@ -33,8 +33,8 @@ MAIL_TABLES = ("inbox", "imap_state", "mail_reply_log")
 def mail_app(database_config: dict, **extra):
     """The app with mail settings; the mail tables emptied on PostgreSQL
     (conftest empties only the server's own tables)."""
-    app = make_test_app(database_config, MAIL_FROM=f"pbem <pbem@{DOMAIN}>", MAIL_RETRY_BASE=0, **extra)
-    if POSTGRES_URL:
+    app = make_test_app(database_config, **{"MAIL_FROM": f"pbem <pbem@{DOMAIN}>", "MAIL_RETRY_BASE": 0, **extra})
+    if POSTGRES_URL and app.config["DATABASE_URL"].startswith("postgresql"):
         with app.extensions["pbem_engine"].begin() as connection:
             connection.execute(text(f"TRUNCATE {', '.join(MAIL_TABLES)} RESTART IDENTITY CASCADE"))
     return app
