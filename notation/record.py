@@ -35,6 +35,10 @@ _ROUND = re.compile(r"^(\d+)\.\s*(.*)$")
 _RESULT = re.compile(r"^(\*|=|[1-9](?:=[1-9])*)$")
 _KNOWN = ("Game", "Options", "Date", "EndDate", "Start", "Result")
 
+#: the record's text for a turn the player forfeited because their time ran
+#: out; replaying it applies the game's ``forfeit_turn``
+FORFEIT = "--"
+
 
 @dataclass
 class Record:
@@ -131,9 +135,12 @@ def replay(record: Record) -> Replay:
         if last is not None and mover is not None and mover <= last:
             round_number += 1
         try:
-            turn = kind.notation.parse_turn(state, text)
-            canonical = kind.notation.format_turn(state, turn)
-            state = kind.rules.apply(state, turn)
+            if text.strip() == FORFEIT:
+                turn, canonical, state = None, FORFEIT, _forfeit(kind, state)
+            else:
+                turn = kind.notation.parse_turn(state, text)
+                canonical = kind.notation.format_turn(state, turn)
+                state = kind.rules.apply(state, turn)
         except PbemError as error:
             raise BadTurn(number, round_number, mover, text, str(error)) from None
         result.states.append(state)
@@ -142,6 +149,15 @@ def replay(record: Record) -> Replay:
         result.movers.append(mover)
         last = mover
     return result
+
+
+def _forfeit(kind: GameKind, state: Any) -> Any:
+    if kind.rules.is_over(state):
+        raise RecordError("the game is over; no turn can be forfeited")
+    try:
+        return kind.rules.forfeit_turn(state)
+    except NotImplementedError:
+        raise RecordError(f"{kind.name} has no forfeited turns, so {FORFEIT!r} cannot be replayed") from None
 
 
 def result_tag(kind: GameKind, state: Any) -> str:

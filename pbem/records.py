@@ -14,12 +14,11 @@ from pbem.services.deadlines import record_turns
 
 def record_of(session: Session, game: Game) -> records.Record:
     players = [player.display_name for _, player in seated_players(session, game)]
-    turns, start, clock_tags = record_turns(turns_of(session, game), kind_of(game).notation.player_label)
+    turns, clock_tags = record_turns(turns_of(session, game), kind_of(game).notation.player_label)
     record = records.Record(
         game=game.kind,
         players=players,
         turns=turns,
-        start=start,
         options=dict(game.options),
         date=game.started_at.strftime("%Y.%m.%d") if game.started_at else None,
         end_date=game.finished_at.strftime("%Y.%m.%d") if game.finished_at else None,

@@ -149,3 +149,22 @@ def test_record_cli_reports_unreadable_files(tmp_path):
     result = CliRunner().invoke(main, ["record", "check", str(tmp_path / "missing.pgn")])
     assert result.exit_code == 1
     assert result.stderr.startswith("error: cannot read")
+
+
+def test_a_forfeited_turn_is_written_and_replayed_as_the_games_forfeit():
+    # player 1's setup turn ran out: forfeit_turn puts the logger on the first free corner
+    rec = records.Record("logger", ["Ann", "Bob"], ["--", "e5", "--"])
+    played = records.replay(rec)
+    assert played.texts == ["--", "e5", "--"]
+    assert NOTATION.format_position(played.final) == "....2/...../..s../...../1.... 2 0,0 2,2"
+    text = records.write_text(rec)
+    assert "1. -- | e5\n2. --\n" in text
+    assert records.write_text(records.read_text(text)) == text
+    assert records.write_json(records.read_json(records.write_json(rec))) == records.write_json(rec)
+
+
+def test_a_forfeit_after_the_end_is_refused():
+    rec, _ = random_record(4, 2)
+    rec.turns.append("--")
+    with pytest.raises(records.BadTurn, match="the game is over"):
+        records.replay(rec)

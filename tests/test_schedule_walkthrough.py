@@ -19,6 +19,7 @@ from notation import record as records_format
 from pbem import db, models, records
 from pbem.models import Game, OutboxMessage, Turn
 from pbem.models_clock import Timeout
+from pbem.play import kind_of
 from pbem.services import deadlines, digest, games, turns, vacations
 from pbem.services.errors import BadInput, Conflict
 
@@ -175,7 +176,8 @@ def test_forfeit_policy_passes_the_turn_and_the_record_still_checks(app, session
     game = fresh(session, game)
     assert game.ply == 1 and game.status == "active"
     forfeited = session.exec(select(Turn).where(Turn.game_id == game.id)).one()
-    assert forfeited.source == "clock" and forfeited.canonical == "a1"  # the setup corner, in notation
+    assert forfeited.source == "clock" and forfeited.canonical == "--"  # the record format's forfeited turn
+    assert forfeited.position.split()[0].endswith("/1....")  # the logger went on the first free corner
     assert game.deadline == T0 + 72 * H + M + 72 * H  # bob's turn, from the timeout
     with pytest.raises(Conflict, match="no win to claim"):
         deadlines.claim_win(session, game.id, alice, now=game.deadline + H)
@@ -183,15 +185,16 @@ def test_forfeit_policy_passes_the_turn_and_the_record_still_checks(app, session
     clock.now = game.deadline - H
     turns.submit_turn(session, game.id, bob, "e5", 1, "web")
     clock.now += H
-    turns.submit_turn(session, game.id, alice, turns.preview_turn(session, game.id, alice, "a1-a3 G").canonical
-                      if False else _any_legal(session, game, alice), 2, "web")
+    turns.submit_turn(session, game.id, alice, _any_legal(session, game, alice), 2, "web")
     game = fresh(session, game)
     assert sweep(app, game.deadline + M).timeouts == 1
     game = fresh(session, game)
     assert game.ply == 4
     text = records.text(session, game)
     assert "Forfeited" in text
-    records_format.check(records_format.read(text))
+    assert "1. -- | e5\n2. " in text and text.rstrip().endswith("| --\n*")
+    played = records_format.check(records_format.read(text))
+    assert kind_of(game).notation.format_position(played.final) == game.position
     records_format.check(records_format.read(records.json_text(session, game)))
 
 

@@ -27,14 +27,13 @@ from sqlmodel import Session, select
 from pbem.models import ACTIVE, FINISHED, Game, Player, Seat, Turn, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
 from pbem.play import game_for_player, kind_of, seated_players, state_of
+from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
 from pbem.services import notify
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 from pbem.timecontrol import Clock, Interval, TimeControl, TimeControlError, counted, deadline as deadline_after
 
 log = logging.getLogger(__name__)
 
-#: the canonical text stored for a forfeited turn that no turn of the notation writes
-FORFEIT = "--"
 #: ``turns.source`` of a forfeited turn
 CLOCK_SOURCE = "clock"
 
@@ -358,7 +357,7 @@ def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
         return None
     _record(session, game, seat, "forfeit", "forfeited", now)
     session.add(Turn(game_id=game.id, ply=ply + 1, seat=seat.number, player_id=player.id, text="(time ran out)",
-                     canonical=_forfeit_text(kind, state, position), position=position, source=CLOCK_SOURCE,
+                     canonical=FORFEIT, position=position, source=CLOCK_SOURCE,
                      created_at=now))
     notify.position(session, game, f"{who} ran out of time: turn {ply + 1} was forfeited.")
     return "timeout"
@@ -366,22 +365,6 @@ def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
 
 def _values_for(session: Session, game: Game, after: Any, now: datetime) -> dict[str, Any]:
     return turn_values(session, game, after, now)
-
-
-def _forfeit_text(kind, state, position: str) -> str:
-    """The turn the notation would write for the forfeited turn, when some
-    legal turn leads to the same position (a setup placement, a pass);
-    otherwise ``FORFEIT``."""
-    try:
-        turns = kind.rules.legal_turns(state)
-        if len(turns) > 5000:
-            return FORFEIT
-        for turn in turns:
-            if kind.notation.format_position(kind.rules.apply(state, turn)) == position:
-                return kind.notation.format_turn(state, turn)
-    except Exception:  # the plain marker is always right
-        log.exception("forfeited turn: no notation found")
-    return FORFEIT
 
 
 def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> str | None:
@@ -464,23 +447,12 @@ def _may_claim(session: Session, game: Game) -> bool:
 
 
 # -- records -------------------------------------------------------------------
-def record_turns(turns: list[Turn], label: Callable[[int], str]) -> tuple[list[str], str | None, dict[str, str]]:
-    """How a game's turns go into its record: (turns, start, extra tags).
-
-    A forfeited turn that some turn of the notation writes (a setup
-    placement, a pass) is recorded as that turn.  One that none writes is
-    stored as ``--``, which the record format cannot replay: the record then
-    starts (``Start`` tag) from the position after the last such turn, and
-    the turns before it are kept in an ``Earlier`` tag, so ``pbem record
-    check`` replays what it can.  ``Forfeited`` lists every forfeited turn."""
-    texts = [turn.canonical for turn in turns]
+def record_turns(turns: list[Turn], label: Callable[[int], str]) -> tuple[list[str], dict[str, str]]:
+    """How a game's turns go into its record: the turn texts (a forfeited
+    turn is the record format's ``--``, which replays as the game's
+    forfeited turn) and a ``Forfeited`` tag naming each forfeited turn."""
     tags: dict[str, str] = {}
     forfeited = [f"turn {t.ply} (player {label(t.seat)})" for t in turns if t.source == CLOCK_SOURCE]
     if forfeited:
         tags["Forfeited"] = "; ".join(forfeited)
-    unwritable = [i for i, turn in enumerate(turns) if turn.canonical == FORFEIT]
-    if not unwritable:
-        return texts, None, tags
-    last = unwritable[-1]
-    tags["Earlier"] = " | ".join(texts[: last + 1])
-    return texts[last + 1:], turns[last].position, tags
+    return [turn.canonical for turn in turns], tags
