@@ -6,6 +6,7 @@ of awkward mail run through the whole robot."""
 from __future__ import annotations
 
 import json
+from email import policy
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,36 @@ def test_the_corpus_through_the_whole_robot(database_config, tmp_path):
     answers = [plain_text(m) for _, m in EmlFolderSink(tmp_path / "mail").messages()]
     assert answers and not any("Traceback" in a for a in answers)
     app.extensions["pbem_engine"].dispose()
+
+
+def test_pbem_serve_starts_the_mail_listener_and_says_where(tmp_path):
+    import os
+    import smtplib
+    import subprocess
+    import sys
+    import time
+
+    from mail.send import wait_for_port
+
+    port, mail_port = free_port(), free_port()
+    database = tmp_path / "served.sqlite3"
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}", PBEM_SECRET_KEY="serve-test",
+               PBEM_MAIL_LISTENER_PORT=str(mail_port), PBEM_MAIL_FROM=f"pbem@{DOMAIN}")
+    process = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--port", str(port), "--no-debug"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert wait_for_port("127.0.0.1", mail_port, timeout=30), "no mail listener"
+        with smtplib.SMTP("127.0.0.1", mail_port) as smtp:
+            smtp.sendmail("carol@example.org", [f"play@{DOMAIN}"],
+                          parse(fresh_mail("carol@example.org", f"play@{DOMAIN}", "help")).as_bytes(policy=policy.SMTP))
+        app = make_test_app({"DATABASE_URL": f"sqlite:///{database}"})
+        end = time.monotonic() + 20
+        while time.monotonic() < end and [r.status for r in rows(app, InboxMessage)] != ["done"]:
+            time.sleep(0.2)
+        assert [r.status for r in rows(app, InboxMessage)] == ["done"]
+        assert rows(app, OutboxMessage)[0].to_addr == "carol@example.org"
+        app.extensions["pbem_engine"].dispose()
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=10)[0]
+    assert f"mail listener (SMTP) on 127.0.0.1:{mail_port}" in output
