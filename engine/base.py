@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Generic, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from engine.errors import OptionError
 
@@ -121,6 +121,24 @@ class Game(ABC, Generic[S, T]):
     def result(self, state: S) -> Result | None:
         """The result once the game is over, else None."""
 
+    def ranking(self, state: S) -> list[tuple[int, ...]]:
+        """The standings of a finished game: groups of 0-based players, best
+        first, the players of a group tied with each other; every player
+        once.  Empty while the game goes on.  The server takes the result
+        from it when players were put out on time (the best group that
+        has a player still in the game wins).
+
+        This default follows ``result()``: the winners, then everyone else
+        in one group (one group of everyone when nobody in particular won).
+        Games with a finer order override it."""
+        outcome = self.result(state)
+        if outcome is None:
+            return []
+        everyone = range(self.players(state))
+        winners = tuple(sorted(outcome.winners))
+        rest = tuple(p for p in everyone if p not in winners)
+        return [group for group in (winners, rest) if group]
+
     def forfeit_turn(self, state: S) -> S:
         """The state after the player to move loses their turn because their
         time ran out (the "forfeit" timeout policy).  Games without a way to
@@ -148,6 +166,35 @@ class Game(ABC, Generic[S, T]):
         if depth == 1:
             return len(turns)
         return sum(self.count_leaves(self.apply(state, t), depth - 1) for t in turns)
+
+
+def standings(keys: Sequence[Any], first: Sequence[int] = ()) -> list[tuple[int, ...]]:
+    """A ranking from one sort key per player (greater is better): the
+    players in ``first`` as the first group, then the others grouped by
+    equal keys, best first, each group in turn order."""
+    groups: list[tuple[int, ...]] = [tuple(sorted(first))] if first else []
+    rest = sorted((p for p in range(len(keys)) if p not in first), key=lambda p: keys[p], reverse=True)
+    for player in rest:
+        if groups and len(groups) > (1 if first else 0) and keys[groups[-1][0]] == keys[player]:
+            groups[-1] = tuple(sorted(groups[-1] + (player,)))
+        else:
+            groups.append((player,))
+    return groups
+
+
+def winners_without(game: Game[S, T], state: S, out: Collection[int]) -> tuple[int, ...] | None:
+    """Who won a game some of whose players were put out (on time): the one
+    player left when only one is not out, even if the game was not over;
+    else, once the game is over, the best group of its ``ranking`` that
+    holds players not out (those players).  None while the game goes on."""
+    left = [p for p in range(game.players(state)) if p not in out]
+    if len(left) == 1:
+        return (left[0],)
+    for group in game.ranking(state):
+        best = tuple(p for p in group if p not in out)
+        if best:
+            return best
+    return None
 
 
 def play_out(game: Game[S, T], state: S, turns: Sequence[T]) -> list[S]:

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.base import winners_without
 from engine.errors import PbemError, RecordError
 from notation import registry
 from notation.base import GameKind
@@ -38,6 +39,12 @@ _KNOWN = ("Game", "Options", "Date", "EndDate", "Start", "Result")
 #: the record's text for a turn the player forfeited because their time ran
 #: out; replaying it applies the game's ``forfeit_turn``
 FORFEIT = "--"
+
+#: the tag naming the players put out of the game on time (the ``out``
+#: timeout policy): ``[Out "3@17"]``, player 3 was out after turn 17; several
+#: separated by spaces.  Their later turns are ``--``.
+OUT = "Out"
+_OUT_ITEM = re.compile(r"^([1-9][0-9]*)@([0-9]+)$")
 
 
 @dataclass
@@ -108,6 +115,32 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+def outs(record: Record) -> dict[int, int]:
+    """The record's ``Out`` tag: 0-based player -> the number of turns
+    played when they were put out.  ``RecordError`` when it is malformed."""
+    text = record.tags.get(OUT)
+    if text is None:
+        return {}
+    found: dict[int, int] = {}
+    for item in text.replace(",", " ").split():
+        match = _OUT_ITEM.match(item)
+        if not match:
+            raise RecordError(f"the {OUT} tag lists players put out on time as PLAYER@TURN, such as "
+                              f"'3@17' (player 3, out after turn 17); not {item!r}")
+        player, after = int(match[1]) - 1, int(match[2])
+        if player >= len(record.players):
+            raise RecordError(f"the {OUT} tag names player {player + 1}, but the record has {len(record.players)} players")
+        if player in found:
+            raise RecordError(f"the {OUT} tag names player {player + 1} twice")
+        if after > len(record.turns):
+            raise RecordError(f"the {OUT} tag puts player {player + 1} out after turn {after}, "
+                              f"but the record has {len(record.turns)} turns")
+        found[player] = after
+    if found and len(found) >= len(record.players):
+        raise RecordError(f"the {OUT} tag puts every player out; the last player left wins instead")
+    return found
+
+
 def initial_state(record: Record) -> Any:
     kind = record.kind
     if record.start:
@@ -129,11 +162,16 @@ def replay(record: Record) -> Replay:
             f"{kind.rules.players(state)}"
         )
     result = Replay([state], [], [], [])
+    out = outs(record)
     round_number, last = 1, None
     for number, text in enumerate(record.turns, start=1):
         mover = kind.rules.to_move(state)
         if last is not None and mover is not None and mover <= last:
             round_number += 1
+        if mover in out and number > out[mover] and text.strip() != FORFEIT:
+            raise BadTurn(number, round_number, mover, text,
+                          f"player {mover + 1} was out after turn {out[mover]} (the {OUT} tag), "
+                          f"so their turns are {FORFEIT!r}")
         try:
             if text.strip() == FORFEIT:
                 turn, canonical, state = None, FORFEIT, _forfeit(kind, state)
@@ -166,8 +204,12 @@ def result_tag(kind: GameKind, state: Any) -> str:
 
 
 def check(record: Record) -> Replay:
-    """Replay the record and check its Result tag against the final position."""
+    """Replay the record and check its Result tag against the final position
+    (and the players put out on time, when the record has an ``Out`` tag)."""
     played = replay(record)
+    out = outs(record)
+    if out:
+        return _check_out(record, played, out)
     actual = result_tag(record.kind, played.final)
     if actual != "*" and record.result != actual:
         raise RecordError(f"the Result tag says {record.result!r} but the game ended {actual!r}")
@@ -176,6 +218,34 @@ def check(record: Record) -> Replay:
             f"the Result tag says {record.result!r} but the position after the last turn is not "
             "a finished game; a game ended by resignation, agreement or time names it in a Termination tag"
         )
+    return played
+
+
+def _check_out(record: Record, played: Replay, out: dict[int, int]) -> Replay:
+    """The result of a game with players put out on time: the last player
+    left wins at once; else the best group of the final ranking that holds
+    players still in the game."""
+    rules = record.kind.rules
+    left = [p for p in range(len(record.players)) if p not in out]
+    names = ", ".join(str(p + 1) for p in sorted(out))
+    if len(left) == 1:
+        ended = max(out.values())
+        if len(record.turns) != ended:
+            raise RecordError(f"only player {left[0] + 1} was left after turn {ended} (the {OUT} tag), so the game "
+                              f"ended there, but the record has {len(record.turns)} turns")
+    winners = winners_without(rules, played.final, out)
+    if winners is None:
+        if record.result != "*" and not record.tags.get("Termination"):
+            raise RecordError(
+                f"the Result tag says {record.result!r} but the position after the last turn is not a finished "
+                "game and more than one player is still in it; a game ended by resignation, agreement or time "
+                "names it in a Termination tag"
+            )
+        return played
+    expected = "=".join(str(p + 1) for p in winners)
+    if record.result != expected:
+        raise RecordError(f"the Result tag says {record.result!r} but the game ended {expected!r} "
+                          f"(players out on time: {names})")
     return played
 
 

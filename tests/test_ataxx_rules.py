@@ -249,3 +249,19 @@ def test_a_forfeited_turn_is_played_as_a_pass():
     assert NOTATION.format_position(after) == "x5o/7/7/7/7/7/o5x x 5 8"
     with pytest.raises(GameOverError):
         GAME.forfeit_turn(pos("xx5/7/7/7/7/7/7 o 3 9"))
+
+
+def test_the_ranking_is_winner_then_loser_or_one_group_on_a_draw():
+    assert GAME.ranking(pos("xx5/7/7/7/7/7/7 o 3 9")) == [(0,), (1,)]
+    assert GAME.ranking(pos("xo----o/-------/-------/-------/-------/-------/-----1- x 0 9")) == [(1,), (0,)]
+    even = "/".join(["xxxxxxx"] * 3 + ["ooooooo"] * 3 + ["-------"]) + " x 0 30"
+    assert GAME.ranking(pos(even)) == [(0, 1)]
+    assert GAME.ranking(pos(START)) == []
+
+
+def test_the_default_ranking_follows_the_result():
+    from engine.base import Game
+
+    state = pos("xo----o/-------/-------/-------/-------/-------/-----1- x 0 9")
+    assert Game.ranking(GAME, state) == [(1,), (0,)]
+    assert Game.ranking(GAME, pos(START)) == []

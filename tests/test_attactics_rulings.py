@@ -399,3 +399,16 @@ def test_a_forfeited_turn_passes_to_the_next_player_with_pieces():
     state = make({"d4": "1s", "a8": "3s"}, players=3)
     after = GAME.forfeit_turn(state)
     assert after.board == state.board and GAME.to_move(after) == 2
+
+
+def test_10_the_ranking_is_the_winner_then_pyramids_on_the_board():
+    full = [code(0, 1 + i % 3) for i in range(15)]
+    board = tuple(full + [code(1, 1), code(1, 2), code(3, 1), code(3, 1)] + [0] * (64 - 19))
+    stashes = ((0, 0, 0), (4, 4, 5), (5, 5, 5), (3, 5, 5))
+    state = GAME.finish(AttacticsState(board, 4, 1, stashes), Work(board, stashes))
+    assert state.winner == 0
+    assert GAME.ranking(state) == [(0,), (1, 3), (2,)]  # 2 and 2 pyramids tie; player 3 has none
+    alone = play(make({"a1": "1s", "b3": "2s", "h8": "3s"}, players=3), "a1-a2")  # captures b3, 3 has h8
+    assert GAME.ranking(alone) == [] and GAME.to_move(alone) == 2
+    last = play(make({"a1": "1s", "b3": "2s"}), "a1-a2")
+    assert GAME.ranking(last) == [(0,), (1,)]

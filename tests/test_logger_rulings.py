@@ -328,3 +328,27 @@ def test_a_forfeited_setup_turn_takes_the_first_free_corner():
 def test_a_forfeited_last_turn_still_ends_the_round_at_10():
     after = RULES.forfeit_turn(position("....2/...../...../...../1.... 2 10,0 0,0"))
     assert after.to_move is None
+
+
+# -- ruling 10 for every place: the ranking --------------------------------------------------
+@pytest.mark.parametrize(
+    "scores,supplies,ranking",
+    [
+        ("11,10", "0,3", [(0,), (1,)]),
+        ("10,10", "1,2", [(1,), (0,)]),
+        ("10,10", "2,2", [(0, 1)]),
+        ("10,12,12", "0,1,1", [(1, 2), (0,)]),
+        ("10,12,3", "0,0,1", [(1,), (0,), (2,)]),
+        ("4,10,4,4", "1,0,0,1", [(1,), (0, 3), (2,)]),
+    ],
+)
+def test_ranking_orders_every_player_by_points_then_protesters(scores, supplies, ranking):
+    players = scores.count(",") + 1
+    loggers = "1234"[:players]
+    state = position(f"{loggers}{'.' * (5 - len(loggers))}/...../...../...../..... - {scores} {supplies}")
+    assert RULES.ranking(state) == ranking
+    assert RULES.ranking(state)[0] == RULES.result(state).winners
+
+
+def test_no_ranking_while_the_game_goes_on():
+    assert RULES.ranking(RULES.initial_state(3)) == []

@@ -168,3 +168,107 @@ def test_a_forfeit_after_the_end_is_refused():
     rec.turns.append("--")
     with pytest.raises(records.BadTurn, match="the game is over"):
         records.replay(rec)
+
+
+# -- players put out on time: the Out tag -------------------------------------------------------
+OUT_START = "1...2/...../..s../...../3.... 1 3,12,5 1,1,1"  # player 2 leads with 12 points
+
+
+def out_record(turns, out="2@0", result="*", **tags):
+    return records.Record("logger", ["Ann", "Bob", "Cy"], list(turns), start=OUT_START, result=result,
+                          tags={"Out": out, **tags})
+
+
+def test_a_player_out_on_time_cannot_win_even_with_the_most_points():
+    rec = out_record(["G P:a4", "--", "G P:b1"])
+    final = records.replay(rec).final
+    assert RULES.is_over(final) and RULES.result(final).winners == (1,)  # by the rules alone player 2 wins
+    ranking = [g for g in RULES.ranking(final)]
+    expected = "=".join(str(p + 1) for p in next(g for g in ranking if 1 not in g))
+    rec.result = expected
+    records.check(rec)
+    rec.result = "2"
+    with pytest.raises(RecordError, match=r"the game ended '.*' \(players out on time: 2\)"):
+        records.check(rec)
+
+
+def test_the_out_tag_is_written_read_and_checked_in_text_and_json():
+    rec = out_record(["G P:a4", "--", "G P:b1"])
+    rec.result = "=".join(str(p + 1) for p in [g for g in RULES.ranking(records.replay(rec).final) if 1 not in g][0])
+    text = records.write_text(rec)
+    assert '[Out "2@0"]' in text
+    again = records.read_text(text)
+    assert records.outs(again) == {1: 0}
+    records.check(again)
+    records.check(records.read_json(records.write_json(rec)))
+
+
+def test_an_out_players_turn_must_be_the_forfeited_turn():
+    rec = out_record(["G P:a4", "G P:d5", "G P:b1"])
+    with pytest.raises(records.BadTurn, match=r"turn 2 \(round 1, player 2\).*out after turn 0.*'--'"):
+        records.replay(rec)
+
+
+def test_the_last_player_left_wins_at_once_and_the_game_ends_there():
+    rec = records.Record("logger", ["Ann", "Bob", "Cy"], ["a1", "--", "e5", "a1-a2 G P:a3", "--"],
+                         result="1", tags={"Out": "2@1 3@5"})
+    played = records.check(rec)  # not a finished position: player 1 is the last one left
+    assert not RULES.is_over(played.final)
+    rec.result = "*"
+    with pytest.raises(RecordError, match="the game ended '1'"):
+        records.check(rec)
+    rec.result = "1"
+    rec.tags["Out"] = "2@1 3@4"  # the game ended after turn 4, but the record goes on
+    with pytest.raises(RecordError, match="only player 1 was left after turn 4"):
+        records.check(rec)
+
+
+def test_two_players_one_out_the_other_wins_before_any_turn():
+    rec = records.Record("logger", ["Ann", "Bob"], [], result="2", tags={"Out": "1@0", "Termination": "time"})
+    records.check(rec)
+    assert '[Out "1@0"]' in records.write_text(rec)
+
+
+def test_a_game_going_on_after_a_player_is_out_checks_with_a_star():
+    rec = records.Record("logger", ["Ann", "Bob", "Cy"], ["a1", "--", "e5", "a1-a2 G P:a3", "--"],
+                         tags={"Out": "2@1"})
+    records.check(rec)
+    rec.result = "1"
+    with pytest.raises(RecordError, match="not a finished game"):
+        records.check(rec)
+
+
+@pytest.mark.parametrize("out,message", [
+    ("2", "PLAYER@TURN"),
+    ("4@1", "names player 4, but the record has 3 players"),
+    ("2@1 2@3", "names player 2 twice"),
+    ("2@9", "after turn 9, but the record has 5 turns"),
+    ("1@1 2@1 3@1", "puts every player out"),
+])
+def test_bad_out_tags_are_refused(out, message):
+    rec = records.Record("logger", ["Ann", "Bob", "Cy"], ["a1", "--", "e5", "a1-a2 G P:a3", "--"],
+                         tags={"Out": out})
+    with pytest.raises(RecordError, match=message):
+        records.check(rec)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_with_a_player_out_check_and_the_out_player_never_wins(seed):
+    rng = random.Random(seed)
+    players = rng.choice([3, 4])
+    out_player, out_after = rng.randrange(players), rng.randrange(0, 12)
+    state, texts = RULES.initial_state(players), []
+    while not RULES.is_over(state):
+        if RULES.to_move(state) == out_player and len(texts) >= out_after:
+            texts.append("--")
+            state = RULES.forfeit_turn(state)
+            continue
+        turn = rng.choice(RULES.legal_turns(state))
+        texts.append(NOTATION.format_turn(state, turn))
+        state = RULES.apply(state, turn)
+    winners = next(tuple(p for p in g if p != out_player) for g in RULES.ranking(state) if set(g) - {out_player})
+    rec = records.Record("logger", [f"P{i}" for i in range(players)], texts,
+                         result="=".join(str(p + 1) for p in winners),
+                         tags={"Out": f"{out_player + 1}@{out_after}"})
+    records.check(records.read_text(records.write_text(rec)))
+    assert str(out_player + 1) not in rec.result.split("=")

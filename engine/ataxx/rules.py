@@ -63,6 +63,16 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
             return Result((0, 1), "equal piece counts: a draw", scores)
         return Result((0,) if x > o else (1,), "more pieces", scores)
 
+    def ranking(self, state: AtaxxState) -> list[tuple[int, ...]]:
+        """The winner, then the loser; a draw is one group of both."""
+        outcome = self.result(state)
+        if outcome is None:
+            return []
+        if outcome.is_draw:
+            return [(0, 1)]
+        winner = outcome.winners[0]
+        return [(winner,), (1 - winner,)]
+
     def scores(self, state: AtaxxState) -> tuple[int, ...]:
         return state.counts()
 

@@ -23,7 +23,7 @@ from engine.attactics.board import (
 )
 from engine.attactics.settle import Captures, Reductions, Work
 from engine.attactics.state import AttacticsState, Fill, Grow, Move, Shrink, Turn
-from engine.base import Game, Result
+from engine.base import Game, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 
 Outcomes = dict[tuple, list[frozenset[Fill]]]
@@ -74,6 +74,13 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         else:
             reason = "the only player with pyramids on the board"
         return Result((state.winner,), reason, scores)
+
+    def ranking(self, state: AttacticsState) -> list[tuple[int, ...]]:
+        """The winner, then the others by pyramids on the board, more first;
+        players with as many pyramids (eliminated players: none) are tied."""
+        if state.winner is None:
+            return []
+        return standings(self.scores(state), first=(state.winner,))
 
     # -- the turn, first part: what the rules fix ------------------------
     def prepare(self, state: AttacticsState, turn: Turn) -> tuple[Work, Captures | Reductions | None]:

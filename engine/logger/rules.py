@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Iterator, Mapping
 
-from engine.base import Game, OptionSpec, Result
+from engine.base import Game, OptionSpec, Result, standings
 from engine.errors import GameOverError, IllegalTurnError
 from engine.logger import growth
 from engine.logger.board import (
@@ -87,6 +87,13 @@ class LoggerGame(Game[LoggerState, Turn]):
         winners = tuple(p for p in leaders if state.supplies[p] == most)
         tie = "tie on points, most protesters in supply" if len(winners) == 1 else "tie on points and protesters"
         return Result(winners, f"{reason}; {tie}" if reason else tie, state.scores)
+
+    def ranking(self, state: LoggerState) -> list[tuple[int, ...]]:
+        """Ruling 10 for every place: more points first, then more
+        protesters in supply; equal on both is a tie."""
+        if state.to_move is not None:
+            return []
+        return standings([(state.scores[p], state.supplies[p]) for p in range(state.players)])
 
     def destinations(self, state: LoggerState, start: int) -> list[int]:
         """Squares the logger on ``start`` can reach in 1 or 2 free steps."""
