@@ -37,9 +37,9 @@ def test_with_the_smtp_server_down_then_up_every_notification_goes_out_once(data
     app = mail_app(database_config, SMTP_HOST="127.0.0.1", SMTP_PORT=port, SMTP_TIMEOUT=2)
     try:
         for _ in range(3):
-            start_game(app)  # 3 games: invitations and 'your turn' mail
+            start_game(app)  # 3 games: an invitation, 'your turn' and 'the game has started' each
         queued = rows(app, OutboxMessage)
-        assert len(queued) == 6
+        assert len(queued) == 9
         assert jobs.drain_outbox(app) == 0  # down: nothing sent, nothing lost
         assert jobs.drain_outbox(app) == 0
         waiting = rows(app, OutboxMessage)
@@ -49,12 +49,12 @@ def test_with_the_smtp_server_down_then_up_every_notification_goes_out_once(data
         controller = Controller(handler, hostname="127.0.0.1", port=port)
         controller.start()
         try:
-            assert jobs.drain_outbox(app) == 6
+            assert jobs.drain_outbox(app) == 9
             assert jobs.drain_outbox(app) == 0
         finally:
             controller.stop()
         ids = [parse(raw)["Message-ID"] for _, _, raw in handler.messages]
-        assert len(ids) == 6 and len(set(ids)) == 6
+        assert len(ids) == 9 and len(set(ids)) == 9
         assert sorted(to[0] for _, to, _ in handler.messages) == sorted(r.to_addr for r in queued)
         assert all(r.sent_at is not None for r in rows(app, OutboxMessage))
     finally:
@@ -64,11 +64,11 @@ def test_with_the_smtp_server_down_then_up_every_notification_goes_out_once(data
 def test_the_embedded_default_keeps_sent_mail_as_eml_and_dev_mail_shows_it(database_config, tmp_path):
     app = mail_app(database_config, MAIL_EML_FOLDER=str(tmp_path / "mail"), DEV_MAILBOX=True)
     start_game(app)
-    assert jobs.drain_outbox(app) == 2
+    assert jobs.drain_outbox(app) == 3  # the invitation, 'your turn', 'the game has started'
     stored = EmlFolderSink(tmp_path / "mail").messages()
-    assert len(stored) == 2 and all(m["Reply-To"].startswith("play+") for _, m in stored)
+    assert len(stored) == 3 and all(m["Reply-To"].startswith("play+") for _, m in stored)
     page = app.test_client().get("/dev/mail").get_data(as_text=True)
-    assert "your turn" in page and "sent" in page
+    assert "your turn" in page and "the game has started" in page and "sent" in page
     app.extensions["pbem_engine"].dispose()
 
 

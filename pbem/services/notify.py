@@ -50,26 +50,35 @@ def declined(session: Session, game: Game, decliner: Player) -> None:
                   kind="cancelled")
 
 
-def position(session: Session, game: Game, headline: str) -> None:
-    """After the start or a turn: the player to move gets 'your turn', the
-    others the new position; everyone hears when the game is over."""
+def position(session: Session, game: Game, headline: str, actor: Player | None = None) -> None:
+    """After the start or a turn: the player to move gets 'your turn'; the
+    other players, except ``actor`` (who just played and has seen it), get
+    'a turn was played' with the new position; everyone hears when the game
+    is over.  Players who take the daily digest get no per-move mail."""
     kind = kind_of(game)
     state = state_of(game)
     mover = kind.rules.to_move(state) if state is not None and game.status == "active" else None
     board = _board(game)
+    mover_label = kind.notation.player_label(mover) if mover is not None else ""
     for seat, player in seated_players(session, game):
         if game.status != "active":
-            subject, lead = f"game over ({game.result})", game.termination or "The game is over."
-        elif seat.number == mover:
-            if _prefers_digest(session, player):
-                continue  # held back: the daily digest lists the game (pbem.services.digest)
-            subject, lead = "your turn", f"It is your turn (player {seat.number + 1}), turn {game.ply + 1}."
-        else:
+            subject, lead, mail_kind = f"game over ({game.result})", game.termination or "The game is over.", "game_over"
+        elif actor is not None and player.id == actor.id:
             continue
+        elif _prefers_digest(session, player):
+            continue  # held back: the daily digest lists the game (pbem.services.digest)
+        elif seat.number == mover:
+            subject, lead, mail_kind = "your turn", f"It is your turn (player {seat.number + 1}), turn {game.ply + 1}.", "your_turn"
+        else:
+            if actor is not None:
+                subject = "a turn was played"
+            else:
+                subject = "the game has started" if game.ply == 0 else "the game goes on"
+            lead, mail_kind = f"Player {mover_label} is to move next (turn {game.ply + 1}).", "turn_played"
         lines = [headline, lead, "", board]
         if game.deadline and mover is not None:
             lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
-        _send(session, player, game, subject, lines, kind="your_turn" if game.status == "active" else "game_over")
+        _send(session, player, game, subject, lines, kind=mail_kind)
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:

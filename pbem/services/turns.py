@@ -20,7 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from engine.errors import PbemError
-from pbem.models import ACTIVE, FINISHED, SOURCES, Game, Player, Turn, utcnow
+from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import game_for_player, kind_of, state_of
 from pbem.services import deadlines, notify
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn
@@ -104,14 +104,9 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         if game.status == ACTIVE and seen != game.ply:
             raise moved_on(game, seen)
         played = _play(game, seat.number, text)
-        kind = kind_of(game)
         now = utcnow()
-        values: dict[str, Any] = {"position": played.position, "ply": seen + 1, "draw_offer": None}
-        values.update(deadlines.turn_values(session, game, played.state, now))
-        if kind.rules.is_over(played.state):
-            outcome = kind.rules.result(played.state)
-            values.update(status=FINISHED, finished_at=now, deadline=None, next_check_at=None, result=outcome.tag() if outcome else "=")
-            values["termination"] = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
+        # the turns of players out on time that come next are forfeited at once
+        values, skipped = deadlines.values_after(session, game, played.state, seen + 1, now)
         claimed = session.execute(
             update(Game)
             .where(Game.id == game.id, Game.ply == seen, Game.status == ACTIVE)
@@ -134,10 +129,11 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
             created_at=now,
         )
         session.add(turn)
+        session.add_all(skipped)
         deadlines.bank_after_turn(session, game, seat, now)
         for key, value in values.items():  # the row already holds these
             set_committed_value(game, key, value)
-        notify.position(session, game, f"{player.display_name} played {played.canonical}.")
+        notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player)
         session.commit()
         return Submitted(game, turn)
     except BaseException:
