@@ -35,7 +35,7 @@ from pbem.models import ACTIVE, Game, OutboxMessage, Player
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import turns
+from pbem.services import turns, vacations
 from pbem.services.accounts import player_for_email
 from pbem.services.errors import BadInput, GameNotActive
 
@@ -256,17 +256,14 @@ def new(ctx: Context, cmd: c.Command) -> None:
 
 
 def unhandled(ctx: Context, cmd: c.Command) -> None:
-    """A command the mail robot knows but does not do (``vacation``)."""
+    """A command the mail robot knows but cannot do by mail."""
     ctx.claim()
-    if cmd.kind == c.VACATION:
-        text = f"Vacations are set on the web site: {links.external('/')}. Nothing was changed."
-    else:
-        text = f"'{cmd.line}' cannot be done by mail; use the web site: {links.external('/')}. Nothing was changed."
-    ctx.reply(text, board=False)
+    ctx.reply(f"'{cmd.line}' cannot be done by mail; use the web site: {links.external('/')}. Nothing was changed.",
+              board=False)
     ctx.commit()
 
 
-#: command name -> handler.  (``vacation`` is added by the clock's work.)
+#: command name -> handler
 COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
     c.TURN: turn,
     c.PREVIEW: preview,
@@ -278,7 +275,7 @@ COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
     c.HELP: help_,
     c.GAMES: games,
     c.NEW: new,
-    c.VACATION: __import__("pbem.services.vacations", fromlist=["by_mail"]).by_mail,  # the clock's handler
+    c.VACATION: vacations.by_mail,
 }
 
 _SQUARE = re.compile(r"[A-Za-z]\d")
