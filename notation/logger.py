@@ -9,6 +9,7 @@ turn is the corner alone (``a1``).  Positions:
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Mapping
 
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
@@ -27,6 +28,9 @@ _HELP = (
     "(protest) or C:d3 (chop); for example 'b2-c2 G P:d3'"
 )
 _RANK = re.compile(r"^[.sSMP1-4]{5}$")
+_NUMBER = re.compile(r"^[0-9]+$")
+#: what mail clients and keyboards put where a hyphen or '>' was meant
+_LOOKALIKES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"} | {"\u2192": ">"})
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
@@ -42,7 +46,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
             raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
-        cleaned = _SPACING.sub(r"\1", text.strip().lower())
+        cleaned = _SPACING.sub(r"\1", unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).strip().lower())
         parts = cleaned.split()
         if not parts:
             if state.in_setup:
@@ -165,7 +169,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
                 raise PositionError(f"there is a logger {digit} but only {players} players")
         if mover == "-":
             to_move = None
-        elif mover.isdigit() and 1 <= int(mover) <= players:
+        elif _NUMBER.match(mover) and 1 <= int(mover) <= players:
             to_move = int(mover) - 1
         else:
             raise PositionError(f"the player to move must be 1 to {players}, or - when the game is over; not {mover!r}")
@@ -215,15 +219,19 @@ def _result_words(result) -> str:
 
 def _numbers(text: str, what: str) -> tuple[int, ...]:
     items = text.split(",")
-    if not all(i.isdigit() and len(i) <= 4 for i in items):
+    if not all(_NUMBER.match(i) for i in items):
         raise PositionError(f"the {what} {text!r} must be whole numbers separated by commas, such as 0,0")
+    if any(len(i) > 4 for i in items):
+        raise PositionError(f"the {what} {text!r} are too large; Logger scores and supplies stay well under 100")
     return tuple(int(i) for i in items)
 
 
 def _illegal_origin(state: LoggerState, origin: int, start: int, move_to: int):
+    reachable = LoggerNotation.game.destinations(state, start)
+    where = f"it can move to {names(reachable)}" if reachable else "it cannot move this turn"
     return IllegalTurnError(
         f"the logger of player {state.to_move + 1} is on {square_name(start)}, not {square_name(origin)}; "
-        f"write the move from {square_name(start)}, such as {square_name(start)}-{square_name(move_to)}"
+        f"write its move from {square_name(start)} ({where}), or leave the movement out to stay"
     )
 
 

@@ -31,6 +31,8 @@ RULING_EXAMPLE = "....2/...../s..../M..../1M... 1 0,0 2,2"
         ("x:c3,b4", "G X:b4,c3"),  # protests in notation order
         ("G X:c3", "G X:c3"),
         ("e5-e5 G X:c3", "G X:c3"),  # moving to where you stand is staying
+        ("e5\u2013d5 G P:c5", "e5-d5 G P:c5"),  # an en dash, as mail clients write it
+        ("\uff45\uff15\u2011d5 \uff27 P:c5", "e5-d5 G P:c5"),  # full-width letters, a non-breaking hyphen
     ],
 )
 def test_input_is_forgiving_and_output_canonical(written, canonical):
@@ -86,7 +88,7 @@ def test_malformed_turns_say_what_is_wrong_and_show_the_form(text, message):
         ("G C:c3", "cannot chop c3"),
         ("G X:c2", "c2 is not one. Unprotested mature trees: b2, b4, c3, e1, e2"),
         ("G", "an action is compulsory here"),
-        ("a1-a2 G", "is on e5, not a1"),
+        ("a1-a2 G", "is on e5, not a1; write its move from e5 (it can move to c5, d5, e3, e4)"),
     ],
 )
 def test_illegal_turns_name_the_position_and_what_would_be_legal(text, message):
@@ -125,6 +127,9 @@ def test_the_three_kinds_of_error_are_told_apart():
         ("1..1./...../..s../...../..... 1 0,0 2,2", "logger 1 stands on the board 2 times"),
         ("3..../...../..s../...../..... 1 0,0 2,2", "a logger 3 but only 2 players"),
         ("...../...../..s../...../..... 1 a,0 2,2", "whole numbers"),
+        ("...../...../..s../...../..... \u00b2 0,0 2,2", "1 to 2"),  # a superscript digit is not a digit here
+        ("...../...../..s../...../..... 1 \u00b2,0 2,2", "whole numbers"),
+        ("...../...../..s../...../..... 1 99999999999999999999,0 2,2", "too large"),
     ],
 )
 def test_bad_positions_are_refused_with_a_reason(text, message):
@@ -189,3 +194,13 @@ def perft_fixtures():
 @pytest.mark.parametrize("pos,depth,count", list(perft_fixtures()))
 def test_perft(pos, depth, count):
     assert RULES.count_leaves(position(pos), depth) == count
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=60))
+def test_the_position_parser_never_raises_anything_else_on_any_text(text):
+    try:
+        state = NOTATION.parse_position(text)
+    except PositionError:
+        return
+    assert NOTATION.parse_position(NOTATION.format_position(state)) == state
