@@ -3,21 +3,28 @@ passing under each policy, the claim, the digest, the calendar, and a turn
 racing its timeout.  Time is injected (``pbem.models.CLOCK`` and the sweep's
 ``now``).
 
-Most tests read the outbox rows the services queue; the last sends a
-reminder through the issue-4 sender (``pbem.mailrobot.jobs.drain_outbox``)
-to an aiosmtpd sink on loopback and checks the board and Reply-To arrive.
+Every test reads its mail where a player would get it: the outbox is sent
+by the real sender (``pbem.mailrobot.jobs.drain_outbox``) over SMTP to an
+aiosmtpd sink on loopback, and the tests read the messages that arrive.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
+import socket
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from aiosmtpd.controller import Controller
+from flask import current_app
 from sqlmodel import select
 
 from notation import record as records_format
 from pbem import db, models, records
 from pbem.models import Game, OutboxMessage, Turn
+from pbem.mailrobot import jobs
 from pbem.models_clock import Timeout
 from pbem.play import kind_of
 from pbem.services import deadlines, digest, games, turns, vacations
@@ -55,15 +62,56 @@ def sweep(app, now):
         return deadlines.sweep(db.engine(), now)
 
 
+@dataclass
+class Delivered:
+    """A message as the SMTP sink received it."""
+
+    to_addr: str
+    subject: str
+    body: str  # the plain-text part
+    reply_to: str
+    has_board_image: bool
+
+
+@pytest.fixture(autouse=True)
+def sink(app):
+    """An SMTP server on loopback that the app sends its mail to."""
+    received: list[Delivered] = []
+
+    class Handler:
+        async def handle_DATA(self, server, smtp_session, envelope):
+            message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+            received.append(Delivered(
+                to_addr=str(message["To"]),
+                subject=str(message["Subject"]),
+                body=message.get_body(("plain",)).get_content(),
+                reply_to=str(message["Reply-To"] or ""),
+                has_board_image=any(part.get_content_type() == "image/png" for part in message.walk()),
+            ))
+            return "250 OK"
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(Handler(), hostname="127.0.0.1", port=port)
+    controller.start()
+    app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=port, SMTP_SECURITY="none", MAIL_FROM="pbem@pbem.test")
+    app.extensions["test_sink"] = received
+    yield received
+    controller.stop()
+
+
 def mail(session, to=None, after=0):
-    session.expire_all()
-    query = select(OutboxMessage).where(OutboxMessage.id > after).order_by(OutboxMessage.id)
-    return [m for m in session.exec(query) if to is None or m.to_addr == to]
+    """Send what is queued, then the messages the sink has received since
+    ``after`` (a count from ``last_id``), to ``to`` when given."""
+    app = current_app._get_current_object()  # the session fixture's app context
+    jobs.drain_outbox(app)
+    received = app.extensions["test_sink"]
+    return [m for m in received[after:] if to is None or m.to_addr == to]
 
 
 def last_id(session):
-    rows = mail(session)
-    return rows[-1].id if rows else 0
+    return len(mail(session))
 
 
 def fresh(session, game):
@@ -82,7 +130,9 @@ def test_reminders_come_at_24_and_1_hour_before_the_deadline_each_once(app, sess
     sent = mail(session, after=mark)
     assert [m.to_addr for m in sent] == [alice.email]
     assert "reminder" in sent[0].subject and "about 24 hours" in sent[0].body
-    assert sent[0].game_id == game.id and sent[0].ply == 0  # the mail layer adds this board
+    assert sent[0].has_board_image  # the PNG board
+    assert "3 . . s . ." in sent[0].body and "Setup: player 1 places their logger" in sent[0].body  # the text board
+    assert sent[0].reply_to.startswith("play+")
     assert "Reply to this mail with your turn" in sent[0].body
     assert sweep(app, T0 + 71 * H + M).reminders == 1
     assert sweep(app, T0 + 71 * H + 2 * M).reminders == 0
@@ -151,9 +201,11 @@ def test_claim_policy_the_game_waits_and_the_opponent_claims_the_win(app, sessio
     with pytest.raises(Conflict, match="your own turn"):
         deadlines.claim_win(session, game.id, alice, now=T0 + 73 * H)
     clock.now = T0 + 73 * H
+    mark = last_id(session)
     game = deadlines.claim_win(session, game.id, bob)
     game = fresh(session, game)
     assert game.status == "finished" and game.result == "2"
+    assert {m.to_addr for m in mail(session, after=mark) if "claimed the win" in m.body} == {alice.email, bob.email}
     assert "ran out of time" in game.termination and "claimed the win" in game.termination
     record = records_format.read(records.text(session, game))
     records_format.check(record)
@@ -172,9 +224,13 @@ def test_claim_policy_a_late_turn_before_the_claim_still_counts(app, session, pa
 def test_forfeit_policy_passes_the_turn_and_the_record_still_checks(app, session, pair, clock):
     alice, bob, start = pair
     game = start(on_timeout="forfeit")
+    mark = last_id(session)
     assert sweep(app, T0 + 72 * H + M).timeouts == 1
     game = fresh(session, game)
     assert game.ply == 1 and game.status == "active"
+    told = mail(session, after=mark)
+    assert [m.to_addr for m in told if "your turn" in m.subject] == [bob.email]
+    assert all("ran out of time" in m.body for m in told)
     forfeited = session.exec(select(Turn).where(Turn.game_id == game.id)).one()
     assert forfeited.source == "clock" and forfeited.canonical == "--"  # the record format's forfeited turn
     assert forfeited.position.split()[0].endswith("/1....")  # the logger went on the first free corner
@@ -296,44 +352,3 @@ def test_bad_time_controls_are_refused_with_a_message(session, make_players):
         with pytest.raises(BadInput, match=words):
             games.create_game(session, alice, "logger", [bob.email], time_control=control)
     assert session.exec(select(Game)).all() == []
-
-
-def test_a_reminder_arrives_at_a_real_smtp_sink_with_board_and_reply_address(app, session, pair, clock):
-    """Through the issue-4 sender (``pbem.mailrobot.jobs.drain_outbox``) to
-    aiosmtpd on loopback."""
-    import email
-    import email.policy
-
-    from aiosmtpd.controller import Controller
-
-    jobs = pytest.importorskip("pbem.mailrobot.jobs", reason="the mail sender is not in the tree yet")
-    received = []
-
-    class Sink:
-        async def handle_DATA(self, server, smtp_session, envelope):
-            received.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
-            return "250 OK"
-
-    import socket
-
-    with socket.socket() as probe:  # a free port on loopback
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    sink = Controller(Sink(), hostname="127.0.0.1", port=port)
-    sink.start()
-    try:
-        app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=port,
-                          SMTP_SECURITY="none", MAIL_FROM="pbem@pbem.test")
-        alice, bob, start = pair
-        game = start()
-        clock.now = T0 + 48 * H + M
-        assert sweep(app, clock.now).reminders == 1
-        jobs.drain_outbox(app)
-    finally:
-        sink.stop()
-    reminders = [m for m in received if "reminder" in m["Subject"]]
-    assert len(reminders) == 1
-    (message,) = reminders
-    assert message["To"] == alice.email and message["Reply-To"]
-    assert any(part.get_content_type() == "image/png" for part in message.walk())
-    assert "Reply to this mail with your turn" in message.get_body(("plain",)).get_content()
