@@ -87,10 +87,9 @@ class Game(ABC, Generic[S, T]):
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise OptionError(
-                f"{self.title or self.name} is for {self.min_players} to {self.max_players} "
-                f"players, not {players}"
-            )
+            count = (f"{self.min_players}" if self.min_players == self.max_players
+                     else f"{self.min_players} to {self.max_players}")
+            raise OptionError(f"{self.title or self.name} is for {count} players, not {players}")
 
     # -- the rules -----------------------------------------------------
     @abstractmethod

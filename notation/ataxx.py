@@ -14,7 +14,8 @@ from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name
 from engine.errors import GameOverError, MalformedTurnError, PositionError, TurnError
 from notation.base import Diagram, GameKind, Notation, Piece
 
-_MOVE = re.compile(r"^([a-z]\d)(?:-?([a-z]\d))?$")
+_MOVE = re.compile(r"^([a-z][0-9])(?:-?([a-z][0-9]))?$")
+_NUMBER = re.compile(r"[0-9]+\Z")
 _HELP = "an Ataxx move is a clone such as g2, a jump such as a7c5, or the pass 0000"
 _FEN_HELP = "a FEN such as 'x5o/7/7/7/7/7/o5x x 0 1' (ranks 7 to 1; x, o, - blocked, digits for empty squares; side to move; half-move clock; move number)"
 
@@ -105,8 +106,11 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
             raise PositionError(f"rank {rank + 1} {row!r} must describe 7 squares with x, o, - and digits")
         if side.lower() not in ("x", "o", "b", "w"):
             raise PositionError(f"the side to move is x or o, not {side!r}")
-        if not (half.isdigit() and full.isdigit() and len(half) <= 6 and len(full) <= 6):
-            raise PositionError(f"the half-move clock and move number are whole numbers, not {half!r} and {full!r}")
+        if not (_NUMBER.match(half) and _NUMBER.match(full)):
+            raise PositionError(f"the half-move clock and move number are whole numbers, not {half[:20]!r} and {full[:20]!r}")
+        if len(half) > 6 or len(full) > 6:
+            raise PositionError(f"the half-move clock and move number are at most 999999; "
+                                f"{half[:20]!r} and {full[:20]!r} are too large")
         return AtaxxState(x, o, blocked, 0 if side.lower() in "xb" else 1, int(half), max(1, int(full)))
 
     def format_position(self, state: AtaxxState) -> str:

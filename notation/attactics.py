@@ -50,6 +50,7 @@ _HELP = (
     "from b2), d4=m (with a medium from your stash; after a grow: d4 ends as a medium) or d4=. (leave it empty)"
 )
 _CELL = re.compile(r"([1-4])([sml])|\.|([1-8])")
+_NUMBER = re.compile(r"[0-9]+\Z")
 _LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medium, large
 
 
@@ -128,19 +129,19 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         highest = max((owner(p) + 1 for p in board if p), default=0)
         mover_text = fields[1].lower()
         if len(fields) == 3:
-            if not (fields[2].isdigit() and 2 <= int(fields[2]) <= 4):
-                raise PositionError(f"Attactics is for 2 to 4 players, not {fields[2]!r}")
+            if not (_NUMBER.match(fields[2]) and len(fields[2]) <= 2 and 2 <= int(fields[2]) <= 4):
+                raise PositionError(f"Attactics is for 2 to 4 players, not {fields[2][:20]!r}")
             players = int(fields[2])
         else:
-            players = max(2, highest, int(mover_text[-1]) if mover_text[-1:].isdigit() else 0)
+            players = max(2, highest, int(mover_text[-1]) if _NUMBER.match(mover_text[-1:]) else 0)
         if highest > players:
             raise PositionError(f"player {highest} has pieces on the board but there are only {players} players")
         over = mover_text.startswith("w")
         number = mover_text[1:] if over else mover_text
-        if not (number.isdigit() and 1 <= int(number) <= players):
+        if not (_NUMBER.match(number) and len(number) <= 2 and 1 <= int(number) <= players):
             raise PositionError(
                 f"the second field is the player to move, 1 to {players}, or w1 to w{players} for a finished "
-                f"game and its winner; not {fields[1]!r}"
+                f"game and its winner; not {fields[1][:20]!r}"
             )
         player = int(number) - 1
         stashes = []

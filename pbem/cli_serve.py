@@ -24,6 +24,8 @@ def serve(host: str, port: int, debug: bool | None) -> None:
         debug = host in ("127.0.0.1", "localhost", "::1")
     app = create_app()
     app.debug = debug
+    if not app.config.get("BASE_URL"):
+        app.config["BASE_URL"] = own_base_url(host, port)
     if debug:
         from pbem.web import enable_dev_mailbox
 
@@ -37,6 +39,16 @@ def serve(host: str, port: int, debug: bool | None) -> None:
     if debug:
         click.echo(f"pbem: mail is kept locally; read it at http://{host}:{port}/dev/mail")
     app.run(host=host, port=port, debug=debug, use_reloader=False, use_debugger=False)
+
+
+def own_base_url(host: str, port: int) -> str:
+    """The address mailed links use when ``BASE_URL`` is not configured: this
+    server's own (a wildcard address is written as localhost)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "localhost"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
 
 
 def _where(url: str) -> str:

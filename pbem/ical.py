@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
-from icalendar import Calendar, Event
+from icalendar import Calendar, Event, vText
 from sqlmodel import Session, select
 
 from pbem import links
@@ -40,7 +40,7 @@ def feed(session: Session, player: Player, now: datetime | None = None) -> bytes
     calendar = Calendar()
     calendar.add("prodid", "-//pbem//deadlines//EN")
     calendar.add("version", "2.0")
-    calendar.add("x-wr-calname", f"pbem deadlines of {player.display_name}")
+    calendar.add("x-wr-calname", vText(f"pbem deadlines of {player.display_name}"))
     host = links.external("/").split("//", 1)[-1].strip("/").split("/")[0] or "pbem"
     for game in waiting(session, player):
         if game.deadline is None:

@@ -1,13 +1,23 @@
-"""Absolute links for mail: from ``BASE_URL`` when configured, else the
-current request's host, else localhost."""
+"""Absolute links for mail: from ``BASE_URL`` only, never from a request.
+
+Links in mail must not follow the Host header of whatever request caused the
+mail (a forged Host would put a valid sign-in token on someone else's
+server), so they come from configuration alone: ``BASE_URL`` (``pbem serve``
+sets it to its own address when it is not configured), else
+``http://localhost:5000``.
+"""
 
 from __future__ import annotations
 
-from flask import current_app, has_app_context, has_request_context, request
+from flask import current_app, has_app_context
+
+DEFAULT_BASE_URL = "http://localhost:5000"
+
+
+def base_url() -> str:
+    base = current_app.config.get("BASE_URL") if has_app_context() else None
+    return str(base or DEFAULT_BASE_URL).rstrip("/")
 
 
 def external(path: str) -> str:
-    base = current_app.config.get("BASE_URL") if has_app_context() else None
-    if not base:
-        base = request.host_url if has_request_context() else "http://localhost:5000/"
-    return base.rstrip("/") + "/" + path.lstrip("/")
+    return base_url() + "/" + path.lstrip("/")

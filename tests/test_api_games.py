@@ -210,10 +210,17 @@ def test_decline_cancels_and_abandon_ends_without_a_result(api):
     declined = api("bob", "POST", f"/api/v1/games/{game['id']}/decline").get_json()
     assert declined["status"] == "cancelled"
     assert api("bob", "POST", f"/api/v1/games/{game['id']}/accept").status_code == 409
-    game_id = started(api)
-    abandoned = api("bob", "POST", f"/api/v1/games/{game_id}/abandon").get_json()
+    game = new_game(api)
+    refused = api("bob", "POST", f"/api/v1/games/{game['id']}/abandon")
+    assert refused.status_code == 409 and "decline the invitation instead" in refused.get_json()["error"]
+    abandoned = api("alice", "POST", f"/api/v1/games/{game['id']}/abandon").get_json()
     assert abandoned["status"] == "abandoned" and abandoned["result"] == "*"
-    assert api("bob", "POST", f"/api/v1/games/{game_id}/abandon").status_code == 409
+    assert api("alice", "POST", f"/api/v1/games/{game['id']}/abandon").status_code == 409
+    game_id = started(api)
+    for who in ("alice", "bob"):
+        active = api(who, "POST", f"/api/v1/games/{game_id}/abandon")
+        assert active.status_code == 409 and "resign, or offer a draw" in active.get_json()["error"]
+    assert api("bob", "GET", f"/api/v1/games/{game_id}").get_json()["status"] == "active"
 
 
 def test_accepting_twice_or_a_record_before_the_start_is_refused(api):

@@ -26,13 +26,28 @@ SCRIPT = """
 import os, sys, time
 from pbem import create_app
 from pbem.scheduler import run_once
-url, schema, go = sys.argv[1], sys.argv[2] or None, sys.argv[3]
+url, schema, go, ready = sys.argv[1], sys.argv[2] or None, sys.argv[3], sys.argv[4]
 app = create_app({"TESTING": True, "SECRET_KEY": "x", "AUTO_MIGRATE": False, "BASE_URL": "http://pbem.test",
                   "DATABASE_URL": url, "DATABASE_SCHEMA": schema})
+open(ready, "w").close()  # started up: now waiting at the line
 while not os.path.exists(go):
     time.sleep(0.005)
 print(run_once(app, ["sweep"])["sweep"])
 """
+
+
+def wait_until_ready(workers, flags, timeout: float) -> None:
+    """Wait for every worker's ready file; fail (killing them) if one dies or
+    they are not all ready in ``timeout`` seconds."""
+    limit = time.monotonic() + timeout
+    while not all(flag.exists() for flag in flags):
+        dead = [w for w in workers if w.poll() is not None]
+        if dead or time.monotonic() > limit:
+            for worker in workers:
+                worker.kill()
+            errors = [w.communicate()[1] for w in workers]
+            pytest.fail(f"the scheduler workers did not start up in {timeout} s: {errors}")
+        time.sleep(0.01)
 
 
 @pytest.mark.parametrize("backend", ["postgres_config", "sqlite_config"])
@@ -51,12 +66,13 @@ def test_two_scheduler_processes_send_each_reminder_once(request, backend, tmp_p
             games.accept(session, game.id, b)
     monkeypatch.undo()
     go = tmp_path / "go"
+    ready = [tmp_path / f"ready{n}" for n in range(2)]
     workers = [
         subprocess.Popen([sys.executable, "-c", SCRIPT, config["DATABASE_URL"], config.get("DATABASE_SCHEMA") or "",
-                          str(go)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for _ in range(2)
+                          str(go), str(flag)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for flag in ready
     ]
-    time.sleep(1.5)  # both have started up and wait at the line
+    wait_until_ready(workers, ready, timeout=120)  # both have started up and wait at the line
     go.touch()
     outputs = [worker.communicate(timeout=60) for worker in workers]
     for worker, (out, err) in zip(workers, outputs):

@@ -84,10 +84,11 @@ def document() -> dict[str, Any]:
         "responses": _responses("the record", None, ("400", "401", "403", "404"))}})
     for action, summary in (
         ("accept", "accept your invitation; the game starts when everyone has"),
-        ("decline", "decline your invitation; the game is cancelled"),
+        ("decline", "decline your invitation (not once you have accepted); the game is cancelled"),
         ("resign", "resign the game"),
         ("draw", "offer a draw, or agree to the one on offer"),
-        ("abandon", "abandon a game that is not over"),
+        ("abandon", "abandon a game before it starts (its creator only): the invitations are cancelled; "
+                    "a game in play cannot be abandoned (resign or offer a draw)"),
         ("claim", "claim the win: the player to move ran out of time (policy claim, see docs/schedule.md)"),
     ):
         spec.path(f"/games/{{game_id}}/{action}", parameters=[_GAME_ID], operations={"post": {

@@ -123,6 +123,10 @@ def list_games():
 def create_game():
     player = api_player()
     body = _body(schemas.GameIn(), '{"game": "logger", "players": ["you@example.org", "friend@example.org"]}')
+    if body["time_control"]:
+        from pbem.web.schedule import check_bank_cap
+
+        check_bank_cap(body["time_control"])
     game = games.create_game(
         get_session(),
         player,
@@ -166,6 +170,10 @@ def preview(game_id: str):
     text = request.args.get("turn")
     if text is None:
         raise BadInput("give the turn to preview as ?turn=..., such as ?turn=a1")
+    if len(text) > 500:
+        from pbem.web.games import too_long
+
+        raise BadInput(too_long(text))
     result = turns.preview_turn(get_session(), game_id, player, text)
     game, _ = game_for_player(get_session(), game_id, player)
     diagram = kind_of(game).notation.text_diagram(result.state)

@@ -10,19 +10,27 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import current_app
+from sqlalchemy import func
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from sqlmodel import Session, select
 
 from pbem import links
-from pbem.models import ApiToken, Player, utcnow
+from pbem.models import ApiToken, OutboxMessage, Player, utcnow
 from pbem.services import outbox
-from pbem.services.errors import BadInput, NotFound, NotSignedIn
+from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
 
-_EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+$")
+class TooMany(ServiceError):
+    """Too many requests of one kind (HTTP 429)."""
+
+    status = 429
+
+
+_EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;.]{2,}$")
 TOKEN_PREFIX = "pbem_"
 
 
@@ -81,8 +89,29 @@ def email_from_token(token: Any) -> str:
     return normalize_email(data.get("email") if isinstance(data, dict) else None)
 
 
+SIGN_IN_KIND = "sign_in"
+SIGN_IN_PER_HOUR = 3  # sign-in mails to one address in any hour (config SIGN_IN_PER_HOUR)
+
+
+def _check_sign_in_rate(session: Session, address: str) -> None:
+    """``TooMany`` when ``address`` has had its sign-in mails for the hour:
+    counted from the outbox rows of kind ``sign_in``."""
+    limit = int(current_app.config.get("SIGN_IN_PER_HOUR", SIGN_IN_PER_HOUR))
+    since = utcnow() - timedelta(hours=1)
+    recent = session.exec(
+        select(func.count()).select_from(OutboxMessage).where(
+            OutboxMessage.to_addr == address, OutboxMessage.kind == SIGN_IN_KIND, OutboxMessage.created_at >= since)
+    ).one()
+    if recent >= limit:
+        raise TooMany(f"{address} has been sent {limit} sign-in links in the last hour, the most we send; "
+                      "use one of those (each is valid for "
+                      f"{current_app.config['SIGN_IN_MAX_AGE'] // 60} minutes) or ask again in an hour")
+
+
 def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Player:
-    """Mail a sign-in link to ``email``, making the player if new; commits."""
+    """Mail a sign-in link to ``email``, making the player if new; commits.
+    ``TooMany`` when the address has had ``SIGN_IN_PER_HOUR`` links this hour."""
+    _check_sign_in_rate(session, normalize_email(email))
     player = player_for_email(session, email)
     link = sign_in_link(player.email, next_path)
     minutes = current_app.config["SIGN_IN_MAX_AGE"] // 60
@@ -92,6 +121,7 @@ def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Pla
         "Your pbem sign-in link",
         f"Sign in to pbem with this link (valid for {minutes} minutes):\n\n{link}\n\n"
         "If you did not ask for it, ignore this message.\n",
+        kind=SIGN_IN_KIND,
     )
     session.commit()
     return player

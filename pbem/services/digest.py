@@ -8,6 +8,7 @@ last sent, so two runs never send it twice."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -58,8 +59,9 @@ def _hours_text(value: Any) -> str:
         if part in ("", None):
             continue
         text = str(part)
-        if isinstance(part, bool) or not text.isdigit() or not 1 <= int(text) <= 720:
-            raise BadInput(f"reminders are whole hours before the deadline from 1 to 720, {example}; not {part!r}")
+        if isinstance(part, bool) or not re.fullmatch(r"[0-9]{1,4}", text) or not 1 <= int(text) <= 720:
+            raise BadInput(f"reminders are whole hours before the deadline from 1 to 720, {example}; "
+                           f"not {part[:40] if isinstance(part, str) else part!r}")
         hours.append(int(text))
     if len(set(hours)) > 5:
         raise BadInput(f"at most 5 reminders a turn, {example}")

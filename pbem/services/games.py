@@ -25,7 +25,6 @@ from pbem.models import (
     FINISHED,
     INVITED,
     INVITING,
-    OPEN_STATUSES,
     Game,
     Player,
     Seat,
@@ -158,6 +157,9 @@ def decline(session: Session, game_id: Any, player: Player) -> Game:
         _require_status(game, INVITING, doing="decline it")
         if seat.status == ACCEPTED and game.creator_id == player.id:
             raise Conflict("you created this game; abandon it instead of declining")
+        if seat.status == ACCEPTED:
+            raise Conflict(f"you have already accepted game {game.id}, so you cannot decline it now; "
+                           "it starts when everyone has accepted, and then you may resign")
         seat.status, seat.answered_at = DECLINED, utcnow()
         session.add(seat)
         _claim(session, game, INVITING, status=CANCELLED, finished_at=utcnow(),
@@ -263,11 +265,19 @@ def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
 
 
 def abandon(session: Session, game_id: Any, player: Player) -> Game:
-    """Abandon a game that is not over: it ends without a result."""
+    """Abandon a game before it starts (its creator only): the invitations
+    are cancelled and it ends without a result.  A game in play cannot be
+    abandoned: a player resigns or offers a draw."""
     try:
         game, _seat = game_for_player(session, game_id, player)
-        _require_status(game, *OPEN_STATUSES, doing="abandon it")
-        _finish(session, game, "*", f"abandoned by {player.display_name}", status=ABANDONED)
+        if game.status == ACTIVE:
+            raise Conflict(f"game {game.id} has started, so it cannot be abandoned; resign, or offer a draw "
+                           "(the game is drawn when every player agrees)")
+        _require_status(game, INVITING, doing="abandon it")
+        if game.creator_id != player.id:
+            raise Conflict(f"only the player who created game {game.id} can abandon it before it starts"
+                           + ("; decline the invitation instead" if _seat.status == INVITED else ""))
+        _finish(session, game, "*", f"abandoned by {player.display_name} before it started", status=ABANDONED)
         session.commit()
         return game
     except BaseException:

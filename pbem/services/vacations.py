@@ -8,6 +8,7 @@ back.  Days count against the year the vacation started in."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -61,10 +62,17 @@ def status(session: Session, player: Player, now: datetime | None = None) -> Vac
 
 
 def _check_days(days: Any) -> int:
-    if isinstance(days, str) and days.strip().isdigit():
+    if isinstance(days, str) and re.fullmatch(r"[0-9]{1,9}", days.strip()):
         days = int(days.strip())
-    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= 365:
-        raise BadInput(f"a vacation is a whole number of days from now, such as 5 (0 ends your vacation); not {days!r}")
+    if isinstance(days, bool) or not isinstance(days, int):
+        shown = days[:40] if isinstance(days, str) else days
+        raise BadInput(f"a vacation is a whole number of days from now, such as 5 (0 ends your vacation); "
+                       f"not {shown!r}")
+    if days < 0:
+        raise BadInput(f"a vacation is a whole number of days from now, such as 5 (0 ends your vacation); not {days}")
+    if days > 365:
+        raise BadInput(f"a vacation lasts at most 365 days (and you have {allowance()} days a year; "
+                       f"0 ends your vacation); {days} is too many")
     return days
 
 

@@ -42,7 +42,7 @@ def sign_in():
         try:
             player = accounts.send_sign_in_link(get_session(), email, next_path)
         except ServiceError as error:
-            return render_template("sign_in.html", error=error.message, email=email, next=next_path), 400
+            return render_template("sign_in.html", error=error.message, email=email[:320], next=next_path), error.status
         return render_template("check_mail.html", email=player.email, dev_mailbox=dev_mailbox_enabled_here())
     return render_template("sign_in.html", error=None, email="", next=next_path)
 

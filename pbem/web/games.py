@@ -3,6 +3,8 @@ preview, legal turns, lifecycle buttons), diagrams and record downloads."""
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from sqlmodel import select
 
@@ -18,6 +20,13 @@ from pbem.web.auth import current_player, sign_in_required
 from pbem.web.schedule import time_control_args, time_control_form
 
 bp = Blueprint("games", __name__)
+_WHOLE = re.compile(r"[0-9]{1,9}")
+MAX_TURN = 500  # characters in a turn, as the API's TurnIn
+
+
+def too_long(text: str) -> str:
+    return (f"a turn is at most {MAX_TURN} characters; yours has {len(text)} "
+            f"(it begins {text[:30]!r}); write one turn, such as b2-c2 G P:d3")
 
 
 @bp.get("/")
@@ -52,10 +61,13 @@ def new_game():
         options = {key[len("option-" + form["kind"] + "-"):]: value for key, value in request.form.items()
                    if key.startswith("option-" + form["kind"] + "-")}
         emails = [line.strip() for line in form["players"].replace(",", "\n").splitlines() if line.strip()]
-        try:
-            hours = int(form["hours"]) if form["hours"] else None
-        except ValueError:
-            error = f"the time per turn is a whole number of hours or days, such as 3, or empty for no limit; not {form['hours']!r}"
+        if not form["hours"]:
+            hours = None
+        elif _WHOLE.fullmatch(form["hours"]):
+            hours = int(form["hours"])
+        else:
+            error = (f"the time per turn is a whole number of hours or days, such as 3, or empty for no limit; "
+                     f"not {form['hours'][:20]!r}")
         if error is None:
             try:
                 game = games.create_game(get_session(), player, form["kind"], emails, options=options,
@@ -79,7 +91,8 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
         preview_svg = diagrams.render_svg(kind_of(game).notation.diagram(preview.state))
     rounds = _rounds(data["turns"])
     return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
-                           preview=preview, preview_svg=preview_svg), status
+                           preview=preview, preview_svg=preview_svg,
+                           created_by_you=game.creator_id == player.id), status
 
 
 def _rounds(turn_list: list[dict]) -> list[list[dict]]:
@@ -105,11 +118,13 @@ def play(game_id: str):
     player = current_player()
     text = request.form.get("turn", "")
     ply_text = request.form.get("ply", "")
+    if len(text) > MAX_TURN:
+        return _game_page(game_id, turn_text="", error=too_long(text), status=400)
     try:
         if request.form.get("action") == "preview":
             preview = turns.preview_turn(get_session(), game_id, player, text)
             return _game_page(game_id, turn_text=text, preview=preview)
-        ply = int(ply_text) if ply_text.strip().isdigit() else ply_text
+        ply = int(ply_text.strip()) if _WHOLE.fullmatch(ply_text.strip()) else ply_text
         done = turns.submit_turn(get_session(), game_id, player, text, ply, "web")
     except ServiceError as failure:
         if failure.status in (403, 404):
@@ -124,7 +139,7 @@ _ACTIONS = {
     "decline": (games.decline, "You declined the invitation; the game is cancelled."),
     "resign": (games.resign, "You resigned."),
     "draw": (games.offer_draw, "Your draw offer (or agreement) is recorded."),
-    "abandon": (games.abandon, "The game is abandoned."),
+    "abandon": (games.abandon, "The game is abandoned; the invitations are cancelled."),
     "claim": (deadlines.claim_win, "You claimed the win on time."),
 }
 

@@ -3,6 +3,7 @@ calendar feed), and the private iCalendar feed at ``/calendar/<token>.ics``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -93,11 +94,13 @@ def calendar(token: str):
 
 # -- the new-game form's time control fields ---------------------------------
 _BANK_FIELDS = ("bank_hours", "bank_increment_hours", "bank_cap_hours")
+_UNITS = ("hours", "days")
+_WHOLE = re.compile(r"[0-9]{1,9}")
 
 
 def time_control_form(form: Any) -> dict[str, Any]:
     """The time control fields of the new-game form, as entered (defaults: days, claim, weekends count)."""
-    values = {"unit": form.get("unit", "days") if form.get("unit") in ("hours", "days") else "days",
+    values = {"unit": str(form.get("unit") or "days").strip(),
               "on_timeout": form.get("on_timeout", "claim"),
               "weekends": form.get("weekends") == "on" if form else True}
     for name in _BANK_FIELDS:
@@ -109,14 +112,35 @@ def time_control_args(form: dict[str, Any], amount: int | None) -> dict[str, Any
     """``create_game`` arguments from the form; ``BadInput`` (a ServiceError) names a bad field."""
     from pbem.services.errors import BadInput
 
+    if form["unit"] not in _UNITS:
+        raise BadInput(f"the time per turn is counted in hours or days, not {form['unit'][:20]!r}")
     if amount is None:
+        given = [name.replace("_", " ") for name in _BANK_FIELDS if form[name]]
+        if given:
+            raise BadInput(f"the {' and '.join(given)} need a time per turn; give one, or empty "
+                           f"the bank fields for a game without a clock")
         return {"hours_per_turn": None}
+    most = 365 if form["unit"] == "days" else 24 * 365
+    if not 1 <= amount <= most:
+        raise BadInput(f"the time per turn is from 1 to {most} {form['unit']}, or empty for no limit; not {amount}")
     control: dict[str, Any] = {"on_timeout": form["on_timeout"], "weekends": form["weekends"]}
     control["days_per_turn" if form["unit"] == "days" else "hours_per_turn"] = amount
     for name in _BANK_FIELDS:
         text = form[name]
         if text:
-            if not text.isdigit():
-                raise BadInput(f"{name.replace('_', ' ')} is a whole number of hours, such as 24, or empty; not {text!r}")
+            if not _WHOLE.fullmatch(text):
+                raise BadInput(f"{name.replace('_', ' ')} is a whole number of hours, such as 24, or empty; "
+                               f"not {text[:20]!r}")
             control[name] = int(text)
+    check_bank_cap(control)
     return {"time_control": control}
+
+
+def check_bank_cap(control: dict[str, Any]) -> None:
+    """``BadInput`` when a bank cap is below the starting bank."""
+    from pbem.services.errors import BadInput
+
+    bank, cap = control.get("bank_hours") or 0, control.get("bank_cap_hours") or 0
+    if isinstance(bank, int) and isinstance(cap, int) and cap and cap < bank:
+        raise BadInput(f"the bank cap ({cap} hours) must be at least the starting bank ({bank} hours), "
+                       f"or 0 for no cap")
