@@ -108,6 +108,7 @@ class Seat(SQLModel, table=True):
     invited_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
     answered_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
     bank_seconds: Optional[int] = None  # the player's time bank, in games that have one
+    out_after: Optional[int] = None  # turns played when the player was put out on time (the out policy)
 
 
 class Turn(SQLModel, table=True):

@@ -13,8 +13,12 @@ from pbem.services.deadlines import record_turns
 
 
 def record_of(session: Session, game: Game) -> records.Record:
-    players = [player.display_name for _, player in seated_players(session, game)]
+    seated = seated_players(session, game)
+    players = [player.display_name for _, player in seated]
     turns, clock_tags = record_turns(turns_of(session, game), kind_of(game).notation.player_label)
+    out = sorted((seat.out_after, seat.number) for seat, _ in seated if seat.out_after is not None)
+    if out:  # players put out on time: [Out "2@7"], player 2 out after turn 7
+        clock_tags[records.OUT] = " ".join(f"{number + 1}@{after}" for after, number in out)
     record = records.Record(
         game=game.kind,
         players=players,

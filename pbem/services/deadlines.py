@@ -26,7 +26,8 @@ from sqlmodel import Session, select
 
 from pbem.models import ACTIVE, FINISHED, Game, Player, Seat, Turn, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
-from pbem.play import game_for_player, kind_of, seated_players, state_of
+from engine.base import winners_without
+from pbem.play import game_for_player, kind_of, seated_players, seats_of, state_of
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
 from pbem.services import notify
 from pbem.services.errors import BadInput, Conflict, GameNotActive
@@ -36,6 +37,10 @@ log = logging.getLogger(__name__)
 
 #: ``turns.source`` of a forfeited turn
 CLOCK_SOURCE = "clock"
+#: ``turns.text`` of a turn forfeited because time ran out, and of the turn
+#: of a player out of the game (the out policy), skipped at once
+TIMED_OUT_TEXT = "(time ran out)"
+OUT_TEXT = "(out of the game)"
 
 
 @dataclass
@@ -314,9 +319,12 @@ def timeout(session: Session, game: Game, seat: Seat, now: datetime) -> str | No
     return _wait(session, game, seat, who, now)
 
 
-def _record(session: Session, game: Game, seat: Seat, policy: str, outcome: str, now: datetime) -> None:
-    session.add(Timeout(game_id=game.id, ply=game.ply, seat=seat.number, policy=policy, outcome=outcome,
-                        created_at=now))
+def _record(session: Session, game: Game, seat: Seat, policy: str, outcome: str, now: datetime,
+            ply: int | None = None) -> None:
+    """The timeout of the turn after ``ply`` turns (default: the game's ply;
+    pass it when the claim has already moved the game on)."""
+    session.add(Timeout(game_id=game.id, ply=game.ply if ply is None else ply, seat=seat.number, policy=policy,
+                        outcome=outcome, created_at=now))
     session.flush()
 
 
@@ -342,40 +350,132 @@ def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fal
 def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
     kind = kind_of(game)
     ply = game.ply
-    position = kind.notation.format_position(after)
-    values: dict[str, Any] = {"position": position, "ply": ply + 1, "draw_offer": None}
-    if kind.rules.is_over(after):
-        outcome = kind.rules.result(after)
-        values.update(status=FINISHED, finished_at=now, deadline=None, next_check_at=None,
-                      turn_started_at=now, result=outcome.tag() if outcome else "=",
-                      termination=f"game over: {outcome.reason}" if outcome and outcome.reason else "game over")
-    else:
+    if not kind.rules.is_over(after):
         bank_after_turn(session, game, seat, now)
         session.flush()
-        values.update(_values_for(session, game, after, now))
+    values, skipped = values_after(session, game, after, ply + 1, now)
     if not _claim(session, game, **values):
         return None
-    _record(session, game, seat, "forfeit", "forfeited", now)
-    session.add(Turn(game_id=game.id, ply=ply + 1, seat=seat.number, player_id=player.id, text="(time ran out)",
-                     canonical=FORFEIT, position=position, source=CLOCK_SOURCE,
-                     created_at=now))
+    _record(session, game, seat, "forfeit", "forfeited", now, ply=ply)
+    session.add(clock_turn(game, ply + 1, seat, kind.notation.format_position(after), now, TIMED_OUT_TEXT))
+    session.add_all(skipped)
     notify.position(session, game, f"{who} ran out of time: turn {ply + 1} was forfeited.")
     return "timeout"
 
 
-def _values_for(session: Session, game: Game, after: Any, now: datetime) -> dict[str, Any]:
-    return turn_values(session, game, after, now)
+def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, text: str) -> Turn:
+    """A turn the server played for a player through the game's
+    ``forfeit_turn``: stored with source ``clock`` and the record's ``--``."""
+    return Turn(game_id=game.id, ply=ply, seat=seat.number, player_id=seat.player_id, text=text,
+                canonical=FORFEIT, position=position, source=CLOCK_SOURCE, created_at=now)
+
+
+def out_seats(session: Session, game: Game) -> dict[int, int]:
+    """The seats put out of the game on time: seat number -> the turns
+    played when they went out."""
+    rows = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.out_after.is_not(None)))
+    return {seat.number: seat.out_after for seat in rows}
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def values_after(session: Session, game: Game, state: Any, ply: int, now: datetime,
+                 out: dict[int, int] | None = None) -> tuple[dict[str, Any], list[Turn]]:
+    """The games row once ``ply`` turns have led to ``state``, and the turns
+    to store with it.  Every turn of a player out of the game (``out``,
+    default: the game's out seats) that comes next is forfeited at once, as
+    a clock turn; then the game ends (by its rules, or when only one player
+    is left in it) or the next player's clock starts.  With players out, the
+    result is the best group of the game's ``ranking`` that holds players
+    still in the game.  Called by ``submit_turn`` and the timeouts before
+    their conditional UPDATE on the ply, so it all applies once or not at
+    all."""
+    kind = kind_of(game)
+    rules = kind.rules
+    out = out_seats(session, game) if out is None else out
+    skipped: list[Turn] = []
+    if out:
+        seats = {s.number: s for s in seats_of(session, game)}
+        left = [n for n in seats if n not in out]
+        for _ in range(len(out)):  # at most every out player once before a player still in
+            mover = rules.to_move(state)
+            if len(left) < 2 or mover not in out:
+                break
+            state = rules.forfeit_turn(state)
+            ply += 1
+            skipped.append(clock_turn(game, ply, seats[mover], kind.notation.format_position(state), now, OUT_TEXT))
+    values: dict[str, Any] = {"position": kind.notation.format_position(state), "ply": ply, "draw_offer": None}
+    values.update(turn_values(session, game, state, now))
+    winners = winners_without(rules, state, out) if out else None
+    if winners is None and not rules.is_over(state):
+        return values, skipped
+    outcome = rules.result(state)
+    if not out:
+        result = outcome.tag() if outcome else "="
+        termination = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
+    else:
+        result = "=".join(str(p + 1) for p in winners)
+        label = kind.notation.player_label
+        names = ", ".join(f"player {label(n)}" for n in sorted(out))
+        if not rules.is_over(state):
+            why = "the only player left in the game"
+        elif outcome and tuple(sorted(outcome.winners)) == winners and outcome.reason:
+            why = outcome.reason
+        else:
+            why = "the best placed of the players still in the game"
+        termination = f"game over: {why} (out on time: {names})"
+    values.update(status=FINISHED, finished_at=now, deadline=None, next_check_at=None, result=result,
+                  termination=_short(termination))
+    return values, skipped
 
 
 def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> str | None:
-    label = kind_of(game).notation.player_label
-    others = [s.number for s, _ in seated_players(session, game) if s.number != seat.number]
-    termination = f"{who} ran out of time"
-    if not _claim(session, game, status=FINISHED, result="=".join(label(n) for n in others), termination=termination,
-                  finished_at=now, deadline=None, next_check_at=None, draw_offer=None):
+    """The out policy: the player is out of the game.  It goes on without
+    them, their turns forfeited at once, and the last player left wins.  In
+    games without a forfeited turn the game ends: the others share the
+    result."""
+    kind = kind_of(game)
+    label = kind.notation.player_label
+    state, ply = state_of(game), game.ply
+    seated = seated_players(session, game)
+    try:
+        kind.rules.forfeit_turn(state)
+    except NotImplementedError:
+        others = [s.number for s, _ in seated if s.number != seat.number]
+        termination = _short(f"{who} ran out of time")
+        if not _claim(session, game, status=FINISHED, result="=".join(str(n + 1) for n in others),
+                      termination=termination, finished_at=now, deadline=None, next_check_at=None, draw_offer=None):
+            return None
+        _record(session, game, seat, "out", "out", now, ply=ply)
+        notify.ended(session, game, termination + ", and is out of the game.")
+        return "timeout"
+    out = {**out_seats(session, game), seat.number: ply}
+    left = [(s, p) for s, p in seated if s.number not in out]
+    skipped: list[Turn] = []
+    if len(left) == 1:
+        last_seat, last = left[0]
+        termination = f"{who} ran out of time and is out of the game"
+        if len(seated) > 2:
+            termination += f"; player {label(last_seat.number)} ({last.display_name}) is the last player left"
+        values: dict[str, Any] = dict(status=FINISHED, result=str(last_seat.number + 1), termination=_short(termination),
+                                      finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
+    else:
+        values, skipped = values_after(session, game, state, ply, now, out=out)
+    if not _claim(session, game, **values):
         return None
-    _record(session, game, seat, "out", "out", now)
-    notify.ended(session, game, termination + ", and is out of the game.")
+    seat.out_after = ply
+    session.add(seat)
+    _record(session, game, seat, "out", "out", now, ply=ply)
+    session.add_all(skipped)
+    session.flush()
+    headline = (f"{who} ran out of time for turn {ply + 1} and is out of the game: "
+                "their turns are skipped, and they cannot win.")
+    if game.status == ACTIVE:
+        notify.position(session, game, headline)
+    else:
+        notify.ended(session, game, game.termination + "." if len(left) == 1 else f"{headline} {game.termination[:1].upper()}{game.termination[1:]}.")
     return "timeout"
 
 
