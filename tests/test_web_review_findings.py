@@ -270,3 +270,8 @@ def test_the_calendar_name_is_escaped(app, alice):
     body = alice.get(url).get_data()
     line = [raw for raw in body.split(b"\r\n") if raw.startswith(b"X-WR-CALNAME")][0]
     assert line == b"X-WR-CALNAME:pbem deadlines of Al\\\\ice\\; the\\, bold"
+
+
+def test_the_turn_box_says_its_limit(app, alice):
+    game_id = make_game(app)
+    assert 'maxlength="500"' in text(alice.get(f"/games/{game_id}"))
