@@ -15,6 +15,8 @@ address (``play+<token>@...``):
 ``resign``             resign the game
 ``draw``               offer a draw, or accept the one offered
 ``vacation <days>``    pause my clock for that many days (0 ends it)
+``accept``             accept the invitation to the game
+``decline``            decline it (the game is cancelled)
 ``help``               explain all this
 =====================  =====================================================
 
@@ -28,6 +30,7 @@ spaces or ``and``).  Any other line there is :data:`INVALID`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 TURN = "turn"
@@ -39,6 +42,8 @@ RESIGN = "resign"
 DRAW = "draw"
 HELP = "help"
 VACATION = "vacation"
+ACCEPT = "accept"
+DECLINE = "decline"
 GAMES = "games"
 NEW = "new"
 INVALID = "invalid"
@@ -53,6 +58,8 @@ _BARE = {
     "draw": DRAW,
     "help": HELP,
     "games": GAMES,
+    "accept": ACCEPT,
+    "decline": DECLINE,
 }
 #: Commands allowed in mail to the plain address.
 PLAIN_COMMANDS = frozenset({HELP, GAMES, NEW})
@@ -82,6 +89,22 @@ class Command:
     days: int | None = None
     addresses: tuple[str, ...] = field(default_factory=tuple)
     error: str = ""
+
+
+#: the dash family (hyphens, dashes, minus signs) that mail clients put for '-'
+_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\ufe58\ufe63\uff0d\u00ad"), "-")
+_QUOTES = {**dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b\u2032\u00b4"), "'"),
+           **dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"), '"')}
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"), None)
+
+
+def normalize_line(text: str) -> str:
+    """A command line as the player meant it: mail clients' smart punctuation
+    undone -- Unicode NFKC (full-width letters and digits, non-breaking
+    spaces), every dash, hyphen and minus sign made ``-``, curly quotes made
+    straight, zero-width characters dropped."""
+    text = text.translate(_INVISIBLE).translate(_DASHES)
+    return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
 
 
 def _split_ply(text: str) -> tuple[int | None, str]:
@@ -125,7 +148,7 @@ def parse_command(line: str, *, in_game: bool = True) -> Command:
     """
     if not isinstance(line, str):
         return _invalid(repr(line), "not text")
-    text = " ".join(line.split())
+    text = " ".join(normalize_line(line).split())
     if not text:
         return _invalid(line, "empty line")
     if len(text) > MAX_LINE:
@@ -134,7 +157,7 @@ def parse_command(line: str, *, in_game: bool = True) -> Command:
     if not body:
         return _invalid(text, "a ply number but no turn after it")
     word, _, rest = body.partition(" ")
-    keyword = word.lower().rstrip(".!")
+    keyword = word.lower().strip("'\"`*_").rstrip(".!").strip("'\"`*_")
     rest = rest.strip()
 
     if ply is None and keyword in _BARE and not rest:

@@ -111,8 +111,11 @@ def retry(ids: tuple[int, ...], everything: bool) -> None:
     from pbem.db import get_session
     from pbem.mailrobot import inbox
 
-    if bool(ids) == everything:
+    if ids and everything:
         raise click.UsageError("name the shunted messages (pbem mail retry 3 7) or give --all, not both")
+    if not ids and not everything:
+        raise click.UsageError("name the shunted messages to retry (pbem mail retry 3 7), or give --all "
+                               "for every one ('pbem mail shunt' lists them)")
     app = _app()
     with app.app_context():
         try:

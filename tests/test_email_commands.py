@@ -262,11 +262,11 @@ def test_plain_address_help_games_and_new(duel):
     assert "new <game> with" in plain_text(helped)
     [listed] = robot.send(fresh_mail("alice@example.org", ROBOT, "games"))
     assert f"Game {game_id}" in plain_text(listed) and f"play+" in plain_text(listed)
-    new = robot.send(fresh_mail("carol@example.org", ROBOT, "Hi!\nnew logger with dave@example.org"))
-    answer = robot.to("carol@example.org", new)[0]
+    new = robot.send(fresh_mail("bob@example.org", ROBOT, "Hi!\nnew logger with dave@example.org"))
+    answer = robot.to("bob@example.org", new)[0]
     assert "invited" in plain_text(answer)
     assert any("invites you" in str(m["Subject"]) for m in robot.to("dave@example.org", new))
-    [bad] = robot.send(fresh_mail("carol@example.org", ROBOT, "new chess with dave@example.org"))
+    [bad] = robot.send(fresh_mail("bob@example.org", ROBOT, "new chess with dave@example.org"))
     assert "> new chess" in plain_text(bad) and "logger" in plain_text(bad)
 
 

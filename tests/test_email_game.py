@@ -166,5 +166,5 @@ def test_a_worker_killed_while_processing_loses_and_doubles_nothing(served, tmp_
         assert [r.status for r in rows] == ["done", "done"]
     answers = [plain_text(parse(raw)) for _, to, raw in sink.messages if to == ["alice@example.org"]]
     assert sum("You played a1" in a for a in answers) == 1
-    assert sum("turns played" in a for a in answers) == 1
+    assert sum(" played; turn 2" in a for a in answers) == 1
     assert not any("Traceback" in a for a in answers)

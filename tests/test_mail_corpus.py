@@ -9,7 +9,6 @@ answered: ``ignore`` names a substring of the reason).
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -87,16 +86,16 @@ def test_plain_new_game_command():
     assert command.addresses == ("bob@example.org", "carol@example.org")
 
 
-def test_a_huge_body_is_read_quickly():
+def test_a_huge_body_is_read_and_its_command_found():
+    """Speed is measured in benchmarks/mail_parse.py; here only the outcome."""
     filler = ("> " + "x" * 70 + "\r\n") * 60_000  # ~4.5 MB of quoted history
     raw = (b"From: Bob <bob@example.org>\r\nTo: play+a4bmaedirjoy5qklwprq@pbem.test\r\n"
            b"Subject: Re: Game 7\r\nMessage-ID: <huge@client.example>\r\nContent-Type: text/plain\r\n\r\n"
            b"b2-c2 G P:d3\r\n\r\nOn Mon, 1 Jan 2024, pbem wrote:\r\n" + filler.encode())
     html = (b"From: Bob <bob@example.org>\r\nTo: play+a4bmaedirjoy5qklwprq@pbem.test\r\n"
             b"Subject: Re: Game 7\r\nContent-Type: text/html\r\n\r\n<div>legal</div>" + b"<p>word</p>" * 300_000)
-    start = time.monotonic()
     outcome, parsed = judge(raw)
     _, parsed_html = judge(html)
-    assert time.monotonic() - start < 10
     assert outcome == "player 2" and parsed.lines == ["b2-c2 G P:d3"]
+    assert [c.kind for c in parse_commands(parsed.lines)] == [TURN]
     assert parsed_html.lines[0] == "legal" and len(parsed_html.lines) <= 20

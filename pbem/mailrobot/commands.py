@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, select
 
 from mail import commands as c
 from mail.compose import error_text
@@ -29,14 +31,13 @@ from mail.tokens import make_reply_address
 from notation import registry
 from pbem import links, records
 from pbem.mailrobot.inbox import claim
-from pbem.mailrobot.replies import queue_reply
+from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import MailSettings
-from pbem.models import ACTIVE, Game, OutboxMessage, Player
+from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, utcnow
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
 from pbem.services import games as lifecycle
 from pbem.services import turns, vacations
-from pbem.services.accounts import player_for_email
 from pbem.services.errors import BadInput, GameNotActive
 
 class AlreadyProcessed(Exception):
@@ -102,6 +103,7 @@ address; it identifies you and the game), one command per line:
   record             the game record
   resign             resign the game
   draw               offer a draw, or accept the one offered
+  accept / decline   answer the invitation to a game that has not started
   help               this text
 
 Only the first command in your mail is used; quoted text below it is ignored.
@@ -124,7 +126,7 @@ from a reply address that knows the game and you.  Web: {links.external('/')}"""
 def _status_line(ctx: Context) -> str:
     game = ctx.game
     kind = kind_of(game)
-    head = f"Game {game.id} ({title_of(game)}), {game.ply} turns played"
+    head = f"Game {game.id} ({title_of(game)}), {game.ply} turn{'' if game.ply == 1 else 's'} played"
     if game.status != ACTIVE:
         return f"{head}: {game.status}, result {game.result}. {game.termination or ''}".strip()
     if game.position is None:
@@ -221,6 +223,46 @@ def draw(ctx: Context, cmd: c.Command) -> None:
     lifecycle.offer_draw(ctx.session, game.id, ctx.player)
 
 
+def waiting_for(ctx: Context) -> str:
+    """Why nothing can be played yet in a game that is inviting: who it waits
+    for and how to accept."""
+    game = ctx.game
+    waiting = [p for seat, p in seated_players(ctx.session, game) if seat.status != ACCEPTED]
+    names = ", ".join(f"{p.display_name} ({p.email})" for p in waiting) or "nobody"
+    text = f"game {game.id} ({title_of(game)}) has not started yet: it is waiting for {names} to accept the invitation"
+    if ctx.player is not None and any(p.id == ctx.player.id for p in waiting):
+        text += ("; to join, reply 'accept' (or 'decline') to the invitation mail, "
+                 "or use the link in it")
+    else:
+        text += "; it starts when everyone has accepted (reply 'accept' to the invitation mail, or use its link)"
+    return text
+
+
+def accept(ctx: Context, cmd: c.Command) -> None:
+    game = ctx.game
+    if game.status != INVITING:
+        raise GameNotActive(f"game {game.id} is {game.status}: there is no invitation to accept")
+    others = [seat for seat, p in seated_players(ctx.session, game) if p.id != ctx.player.id]
+    ctx.claim()
+    if all(seat.status == ACCEPTED for seat in others):
+        ctx.reply(f"You accepted game {game.id} ({title_of(game)}). Everyone has accepted: the game starts now, "
+                  "and the first player gets the board.", board=False)
+    else:
+        ctx.reply(f"You accepted game {game.id} ({title_of(game)}). It starts when everyone has accepted; "
+                  "then the first player gets the board.", board=False)
+    lifecycle.accept(ctx.session, game.id, ctx.player)
+
+
+def decline(ctx: Context, cmd: c.Command) -> None:
+    game = ctx.game
+    if game.status != INVITING:
+        raise GameNotActive(f"game {game.id} is {game.status}: there is no invitation to decline")
+    ctx.claim()
+    ctx.reply(f"You declined game {game.id} ({title_of(game)}), so it will not start; the other players are told.",
+              board=False)
+    lifecycle.decline(ctx.session, game.id, ctx.player)
+
+
 def help_(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
     ctx.reply(_game_help(ctx.settings) if ctx.game is not None else _plain_help(ctx.settings), board=False)
@@ -246,12 +288,37 @@ def games(ctx: Context, cmd: c.Command) -> None:
     ctx.commit()
 
 
+#: games one address may start by mail in a day
+NEW_GAMES_PER_DAY = 5
+
+
 def new(ctx: Context, cmd: c.Command) -> None:
-    creator = player_for_email(ctx.session, ctx.msg.sender)
+    """Start a game: only for addresses that already have an account (signed
+    in on the web, or invited before), at most ``NEW_GAMES_PER_DAY`` a day;
+    anyone else is told how to sign up, once a day."""
+    creator = ctx.player
+    if creator is None:
+        _refuse_new(ctx, "games are started by mail only from addresses that have signed in on the web "
+                         f"at least once.  Sign up (it takes an email address, nothing else): {links.external('/')}")
+        return
+    since = utcnow() - timedelta(days=1)
+    started = ctx.session.exec(select(func.count()).select_from(Game).where(
+        Game.creator_id == creator.id, Game.created_at >= since)).one()
+    if started >= NEW_GAMES_PER_DAY:
+        _refuse_new(ctx, f"you have started {started} games in the last 24 hours, and {NEW_GAMES_PER_DAY} "
+                         f"is the most by mail; try again tomorrow, or start it on the web: {links.external('/')}")
+        return
     ctx.claim()
     game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses))
     ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
               "It starts when everyone has accepted; then the first player gets the board.", board=False)
+    ctx.commit()
+
+
+def _refuse_new(ctx: Context, why: str) -> None:
+    ctx.claim()
+    if once_a_day(ctx.session, ctx.msg.sender, "new-refused"):
+        ctx.reply(f"No game was started: {why}\n\n(You get this explanation at most once a day.)", board=False)
     ctx.commit()
 
 
@@ -276,7 +343,13 @@ COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
     c.GAMES: games,
     c.NEW: new,
     c.VACATION: vacations.by_mail,
+    c.ACCEPT: accept,
+    c.DECLINE: decline,
 }
+
+#: what may be done in a game that has not started (others are answered with
+#: ``waiting_for``)
+BEFORE_START = frozenset({c.ACCEPT, c.DECLINE, c.HELP, c.BOARD, c.INVALID})
 
 _SQUARE = re.compile(r"[A-Za-z]\d")
 

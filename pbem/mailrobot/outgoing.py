@@ -11,11 +11,20 @@ the game, so a plain "Reply" reaches the robot with the token; Auto-Submitted.
 embedded default) with ``mail.send.drain``: each row is leased before it is
 sent, so two drains never send one message twice; failures are retried with
 backoff; a row is marked sent right after the server accepted it.
+
+Order: mail to one address goes out in the order it was queued.  In one
+process one drain runs at a time (the listener's thread and the embedded
+scheduler both drain); across processes a row is not leased while an
+earlier row to the same address is unsent and not given up (another drain
+holds it, or it waits for a retry), and once a row fails, later rows to
+that address wait for the next round.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+import threading
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -64,6 +73,26 @@ def move_list(session: Session, game: Game, ply: int) -> str:
     return f"{lead}: " + "  ".join(words)
 
 
+_ONE = re.compile(r"(?<![\d.,])1 (point|protester|pyramid|piece)s\b")
+
+
+def pluralise(text: str) -> str:
+    """'1 points' -> '1 point' (diagram captions count without looking)."""
+    return _ONE.sub(r"1 \1", text)
+
+
+def example_turn(game: Game, position: str) -> str:
+    """A turn to show in 'reply with your turn, e.g. ...': the first legal
+    turn of ``position`` in canonical notation, else the notation's example."""
+    kind = kind_of(game)
+    try:
+        legal = kind.notation.legal_texts(state_of(game, position))
+    except Exception:  # noqa: BLE001 - an example is not worth failing a mail for
+        log.exception("no legal turns for the example in game %s", game.id)
+        legal = []
+    return legal[0] if legal else (kind.notation.turn_examples or ("...",))[0]
+
+
 def _split_board(body: str, board: str) -> tuple[str, str, str]:
     """The body's text before the board, the board, and the text after it
     (the board is appended when the body does not hold it)."""
@@ -89,22 +118,24 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
                         references=tuple((row.thread_refs or "").split()))
         ply = row.ply if row.ply is not None else game.ply
         position = row.position or (position_at(session, game, ply) if game.position is not None else None)
+        current = ply == game.ply and row.position is None  # the game has not moved on since the row was queued
         extra: list[str] = []
         if position is not None:
             kind = kind_of(game)
             state = state_of(game, position)
-            board = kind.notation.text_diagram(state)
+            board = pluralise(kind.notation.text_diagram(state))
             png = diagrams.render(game.kind, game.options, position, "png")
             moves = move_list(session, game, ply)
             if moves:
                 extra.append(moves)
-            if game.deadline and game.status == "active" and "Deadline:" not in row.body:
+            if current and game.deadline and game.status == "active" and "Deadline:" not in row.body:
                 extra.append(f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC")
         if row.kind == "your_turn":
-            example = (kind_of(game).notation.turn_examples or ("...",))[0]
-            extra.append(f"Reply to this mail with your turn, e.g. \"#{game.ply + 1} {example}\" "
+            example = example_turn(game, position) if position is not None else \
+                (kind_of(game).notation.turn_examples or ("...",))[0]
+            extra.append(f"Reply to this mail with your turn, e.g. \"#{ply + 1} {example}\" "
                          "(the number is the turn you answer), or a command: legal, board, record, help.")
-        text, board, rest = _split_board(row.body, board)
+        text, board, rest = _split_board(pluralise(row.body), board)
         after = "\n\n".join(part for part in [rest] + extra if part.strip())
     elif row.in_reply_to:
         thread = Thread(in_reply_to=row.in_reply_to, references=tuple((row.thread_refs or "").split()))
@@ -126,16 +157,35 @@ def _due(now):
             or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
 
 
+#: one drain at a time in this process (see the module's "Order")
+_drain_lock = threading.Lock()
+
+
+def _earlier_pending(session: Session, row: OutboxMessage) -> list[int]:
+    """Ids of earlier rows to the same address that are neither sent nor given up."""
+    return list(session.exec(select(OutboxMessage.id).where(
+        OutboxMessage.to_addr == row.to_addr, OutboxMessage.id < row.id,
+        OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None))))
+
+
 def drain(app: Flask, engine: Engine, sender: Sender | None = None, limit: int = 200) -> DrainResult:
-    """Send the due outbox rows once each; returns what happened."""
+    """Send the due outbox rows once each, in order; returns what happened."""
+    with _drain_lock:
+        return _drain(app, engine, sender, limit)
+
+
+def _drain(app: Flask, engine: Engine, sender: Sender | None, limit: int) -> DrainResult:
     settings = mail_settings(app.config)
     now = utcnow()
     leased: dict[int, object] = {}
+    recipients: dict[int, str] = {}
     items: list[Outgoing] = []
     with Session(engine, expire_on_commit=False) as session:
         ids = list(session.exec(select(OutboxMessage.id).where(*_due(now)).order_by(OutboxMessage.id).limit(limit)))
         for row_id in ids:
             row = session.get(OutboxMessage, row_id)
+            if any(earlier not in leased for earlier in _earlier_pending(session, row)):
+                continue  # an earlier mail to this address is not out yet: keep the order
             previous = row.next_attempt_at
             claimed = session.execute(
                 update(OutboxMessage).where(OutboxMessage.id == row_id, *_due(now))
@@ -155,14 +205,24 @@ def drain(app: Flask, engine: Engine, sender: Sender | None = None, limit: int =
                 leased.pop(row_id)
                 continue
             items.append(Outgoing(row_id, message, row.attempts))
+            recipients[row_id] = row.to_addr
+
+    waiting: set[str] = set()  # addresses whose earlier mail failed in this round
+
+    def in_order():
+        for item in items:
+            if recipients[item.id] not in waiting:
+                yield item
 
     def mark_sent(row_id: int) -> None:
         _mark(engine, row_id, sent=True)
 
     def mark_failed(row_id: int, error: str, retry_at) -> None:
+        if retry_at is not None:
+            waiting.add(recipients[row_id])
         _mark(engine, row_id, failed=retry_at is None, error=error, retry_at=retry_at)
 
-    result = send_drain(lambda: items, mark_sent, mark_failed, sender or make_sender(app),
+    result = send_drain(in_order, mark_sent, mark_failed, sender or make_sender(app),
                         backoff=backoff(app.config), limit=limit)
     handled = set(result.sent) | set(result.retry) | set(result.gave_up)
     with Session(engine) as session:  # the rows a stopped round did not reach: release the lease

@@ -7,7 +7,11 @@
    one explanatory reply a day.
 3. The first line that is a command (or a line that looks like a turn) is
    used; free text before it is skipped; a turn file attachment is read when
-   the body has none.  ``COMMANDS`` does the rest.
+   the body has none.  When no line is usable, the answer quotes the first
+   lines considered, with the notation's reason for the first (``G``, ``zz``,
+   ``pass`` are bad turns, not silence).  In a game that has not started,
+   only ``accept``, ``decline``, ``help`` and ``board`` are done; anything
+   else is answered with who the game waits for.  ``COMMANDS`` does the rest.
 4. A ``ServiceError`` (an illegal turn, a stale ply...) is answered with the
    line quoted, the reason and the legal turns; anything else propagates and
    the worker shunts the message, replying nothing.
@@ -17,14 +21,17 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
+from engine.errors import AmbiguousTurnError, IllegalTurnError, PbemError
 from mail import commands as c
+from mail.errors import MailError
 from mail.inbound import InboundMessage, parse_message
 from mail.tokens import read_token
-from pbem.mailrobot.commands import COMMANDS, AlreadyProcessed, Context, _game_help, _plain_help, looks_like_turn, unhandled
+from pbem.mailrobot.commands import (BEFORE_START, COMMANDS, AlreadyProcessed, Context, _game_help, _plain_help,
+                                     looks_like_turn, unhandled, waiting_for)
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
-from pbem.models import Game, Player
+from pbem.models import INVITING, Game, Player
 from pbem.models_mail import DONE, IGNORED, InboxMessage
 from pbem.play import kind_of, seat_of, state_of
 from pbem.services.errors import ServiceError
@@ -44,13 +51,16 @@ def process(session: Session, settings: MailSettings, row: InboxMessage) -> str:
     else:
         ctx.player = session.exec(select(Player).where(Player.email == msg.sender)).first()
     in_game = ctx.game is not None
-    cmd = pick(ctx, msg.lines, in_game) or pick(ctx, msg.attachment_lines, in_game)
+    considered: list[str] = []
+    cmd = pick(ctx, msg.lines, in_game, considered) or pick(ctx, msg.attachment_lines, in_game, considered)
     if cmd is None:
-        return _nothing(ctx)
+        return _nothing(ctx, considered)
     handler = COMMANDS.get(cmd.kind)
     try:
         if cmd.kind == c.INVALID:
             raise _Invalid(cmd.error)
+        if ctx.game is not None and ctx.game.status == INVITING and cmd.kind not in BEFORE_START:
+            raise _Invalid(waiting_for(ctx))
         (handler or unhandled)(ctx, cmd)
         return f"{cmd.kind} done"
     except AlreadyProcessed:
@@ -72,29 +82,60 @@ class _Invalid(Exception):
     pass
 
 
-def pick(ctx: Context, lines: list[str], in_game: bool) -> c.Command | None:
-    """The first usable command among ``lines``; None if there is none."""
+#: how many of the skipped lines the "no command" answer quotes
+QUOTED_LINES = 3
+
+
+def pick(ctx: Context, lines: list[str], in_game: bool, considered: list[str] | None = None) -> c.Command | None:
+    """The first usable command among ``lines``; None if there is none.
+    The non-empty lines skipped as free text are appended to ``considered``."""
     for line in lines:
         cmd = c.parse_command(line, in_game=in_game)
         if cmd.kind == c.TURN:
-            if cmd.ply is not None or looks_like_turn(cmd.argument) or _parses(ctx, cmd.argument):
+            if cmd.ply is not None or looks_like_turn(cmd.argument) or _meant_as_turn(ctx, cmd.argument):
                 return cmd
+        elif cmd.kind == c.INVALID and cmd.error == "empty line":
             continue
-        if cmd.kind == c.INVALID and (cmd.error.startswith("unknown command") or cmd.error == "empty line"):
-            continue  # free text
-        return cmd
+        elif not (cmd.kind == c.INVALID and cmd.error.startswith("unknown command")):
+            return cmd
+        if considered is not None:
+            considered.append(cmd.line)  # free text, or a bad turn
     return None
 
 
-def _parses(ctx: Context, text: str) -> bool:
+#: errors that mean "this text is not a turn" (anything else is a bug: it propagates and shunts the message)
+NOT_A_TURN = (PbemError, MailError, ServiceError)
+
+
+def _meant_as_turn(ctx: Context, text: str) -> bool:
+    """The notation reads ``text`` as a turn: legal, or illegal or ambiguous
+    here (so its error deserves the usual answer with the legal turns)."""
     game = ctx.game
     if game is None or game.position is None:
         return False
     try:
         kind_of(game).notation.parse_turn(state_of(game), text)
-    except Exception:  # noqa: BLE001 - not a turn, then
+    except (IllegalTurnError, AmbiguousTurnError):
+        return True
+    except NOT_A_TURN:
         return False
     return True
+
+
+def _turn_error(ctx: Context, text: str) -> str | None:
+    """Why ``text`` is not a turn in the game's position (the notation's own
+    message); None when it parses; a short reason when there is no game or
+    no position."""
+    game = ctx.game
+    if game is None:
+        return "not a command"
+    if game.position is None:
+        return "the game has not started"
+    try:
+        kind_of(game).notation.parse_turn(state_of(game), text)
+    except NOT_A_TURN as error:
+        return str(error) or error.__class__.__name__
+    return None
 
 
 def _check_sender(ctx: Context) -> str | None:
@@ -137,12 +178,32 @@ def _refuse(ctx: Context, why: str) -> str:
     return f"refused: {why}"
 
 
-def _nothing(ctx: Context) -> str:
+def _quoted(ctx: Context, considered: list[str]) -> str:
+    """The lines read, quoted, and why the first is not a command."""
+    if not considered:
+        return "Your mail had no text above the quoted part."
+    shown = considered[:QUOTED_LINES]
+    text = "I read:\n\n" + "\n".join("> " + line for line in shown)
+    if len(considered) > len(shown):
+        text += f"\n> ... ({len(considered) - len(shown)} more lines)"
+    if ctx.game is not None and ctx.game.status == INVITING:
+        why = waiting_for(ctx)
+    elif ctx.game is not None:
+        why = f"as a turn, '{shown[0]}' is refused: {_turn_error(ctx, shown[0])}"
+    else:
+        why = f"'{shown[0]}' is not a command here"
+    return f"{text}\n\nWhy: {why}."
+
+
+def _nothing(ctx: Context, considered: list[str] | None = None) -> str:
     claim(ctx.session, ctx.inbox_id, DONE, "no command found")
+    considered = considered or []
     if ctx.game is not None:
         queue_reply(ctx.session, ctx.msg, "I found no turn or command in your mail, so nothing was changed.\n\n"
-                    + _game_help(ctx.settings), game=ctx.game, ply=ctx.game.ply if ctx.game.position else None)
+                    + _quoted(ctx, considered) + "\n\n" + _game_help(ctx.settings),
+                    game=ctx.game, ply=ctx.game.ply if ctx.game.position else None)
     elif once_a_day(ctx.session, ctx.msg.sender, "plain-help"):
-        queue_reply(ctx.session, ctx.msg, "I found no command in your mail.\n\n" + _plain_help(ctx.settings))
+        queue_reply(ctx.session, ctx.msg, "I found no command in your mail, so nothing was changed.\n\n"
+                    + _quoted(ctx, considered) + "\n\n" + _plain_help(ctx.settings))
     ctx.commit()
     return "no command"

@@ -248,7 +248,8 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
             for other_seat, other in seated_players(session, game):
                 if other_seat.number not in agreeing:
                     notify._send(session, other, game, "draw offered",
-                                 [f"{player.display_name} offers a draw. Agree to it on the game page."])
+                                 [f"{player.display_name} offers a draw. Reply 'draw' to this mail to agree "
+                                  "(or use the game page)."])
         session.commit()
         return game
     except BaseException:

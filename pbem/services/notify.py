@@ -37,7 +37,8 @@ def invitation(session: Session, game: Game, creator: Player, invitee: Player, s
             f"{creator.display_name} ({creator.email}) invites you to a game of {title_of(game)}.",
             f"Players: {names}.",
             "",
-            f"Accept or decline here (this link signs you in): {sign_in_link}",
+            "To join, reply 'accept' to this mail (or 'decline' to refuse); the game starts when everyone has accepted.",
+            f"Or use the link: accept or decline here (this link signs you in): {sign_in_link}",
         ],
         kind="invitation",
     )
@@ -62,7 +63,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
     mover_label = kind.notation.player_label(mover) if mover is not None else ""
     for seat, player in seated_players(session, game):
         if game.status != "active":
-            subject, lead, mail_kind = f"game over ({game.result})", game.termination or "The game is over.", "game_over"
+            subject, lead, mail_kind = outcome(session, game), game.termination or "The game is over.", "game_over"
         elif actor is not None and player.id == actor.id:
             continue
         elif _prefers_digest(session, player):
@@ -87,6 +88,24 @@ def _prefers_digest(session: Session, player: Player) -> bool:
     return prefers_digest(session, player.id)
 
 
+def outcome(session: Session, game: Game) -> str:
+    """The game-over subject: who won, or between whom it was drawn."""
+    label = kind_of(game).notation.player_label
+    names = {label(seat.number): f"{player.display_name} (player {label(seat.number)})"
+             for seat, player in seated_players(session, game)}
+    parts = [p for p in (game.result or "").split("=") if p and p != "*"]
+    if not parts or any(p not in names for p in parts):
+        ending = game.status if game.status not in ("active", "finished") else "over"
+        return f"game {ending}, no result" if not parts else f"game over ({game.result})"
+    winners = [names[p] for p in parts]
+    if len(winners) == 1:
+        return f"game over: {winners[0]} wins"
+    between = ", ".join(winners[:-1]) + " and " + winners[-1]
+    if len(winners) == len(names):
+        return f"game over: a draw between {between}"
+    return f"game over: {between} share the win"
+
+
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        _send(session, player, game, f"{game.status} ({game.result})", [headline, "", _board(game)], kind="game_over")
+        _send(session, player, game, outcome(session, game), [headline, "", _board(game)], kind="game_over")
