@@ -375,3 +375,20 @@ def test_smart_punctuation_is_undone_before_parsing(written, read):
     from mail.commands import parse_command
 
     assert parse_command(written).line == read
+
+
+def test_games_at_the_plain_address_tells_an_invitee_how_to_accept(invited):
+    robot, (game_id, _, bob_id), _ = invited
+    [listed] = robot.send(fresh_mail("bob@example.org", ROBOT, "games"))
+    text = plain_text(listed)
+    assert f"Game {game_id}" in text and f"mail 'accept' (or 'decline') to {reply_address(robot.app, game_id, bob_id)}" \
+        in text.replace("\n    ", " ").replace("\r", "")
+
+
+def test_accept_in_reply_to_a_draw_offer_points_to_draw(duel):
+    robot, (game_id, _, bob_id), mail = duel
+    robot.send(client_reply(mail, "draw"))
+    bob_mail = client_reply(mail, "accept", sender="bob@example.org", to=reply_address(robot.app, game_id, bob_id))
+    [answer] = robot.send(bob_mail)
+    assert "no invitation to accept" in plain_text(answer) and "reply 'draw'" in plain_text(answer)
+    assert game_row(robot.app, game_id).status == "active"

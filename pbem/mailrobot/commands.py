@@ -119,8 +119,9 @@ def _plain_help(settings: MailSettings) -> str:
                                   e.g. new logger with bob@example.org
   help                            this text
 
-To play a turn, reply to the mail about that game: every game mail comes
-from a reply address that knows the game and you.  Web: {links.external('/')}"""
+To play a turn, or to accept an invitation, reply to the mail about that
+game: every game mail comes from a reply address that knows the game and you.
+'new' works for addresses that have signed in on the web once.  Web: {links.external('/')}"""
 
 
 def _status_line(ctx: Context) -> str:
@@ -241,7 +242,8 @@ def waiting_for(ctx: Context) -> str:
 def accept(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
     if game.status != INVITING:
-        raise GameNotActive(f"game {game.id} is {game.status}: there is no invitation to accept")
+        hint = "; to agree to the draw on offer, reply 'draw'" if game.status == ACTIVE and game.draw_offer else ""
+        raise GameNotActive(f"game {game.id} is {game.status}: there is no invitation to accept{hint}")
     others = [seat for seat, p in seated_players(ctx.session, game) if p.id != ctx.player.id]
     ctx.claim()
     if all(seat.status == ACCEPTED for seat in others):
@@ -280,9 +282,11 @@ def games(ctx: Context, cmd: c.Command) -> None:
         for game, _seat in rows:
             ctx.game = game
             lines.append("  " + _status_line(ctx))
+            address = make_reply_address(list(ctx.settings.secrets), ctx.settings.domain, game.id, ctx.player.id)
             if game.status == ACTIVE:
-                address = make_reply_address(list(ctx.settings.secrets), ctx.settings.domain, game.id, ctx.player.id)
                 lines.append(f"    play by mailing {address}")
+            elif game.status == INVITING and _seat.status != ACCEPTED:
+                lines.append(f"    you are invited: mail 'accept' (or 'decline') to {address}")
         ctx.game = None
         ctx.reply("\n".join(lines), board=False)
     ctx.commit()
