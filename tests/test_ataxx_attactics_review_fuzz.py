@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine.errors import PbemError
 from notation import registry
+from notation import record as records
 from notation.ataxx_pgn import read_pgn
 from pbem.cli import main
 
@@ -22,7 +23,13 @@ def _fields(pieces: list[str]) -> str:
 
 _piece = st.one_of(st.text(max_size=12), st.text(alphabet="0123456789²٣x.o-/sml12345678 w", max_size=20),
                    st.sampled_from(["x5o/7/7/7/7/7/o5x", ".......2s/8/8/8/8/8/8/1s7", "x", "1", "w1", "²", "٣", "99999999999999999999"]))
-position_text = st.one_of(st.text(), st.lists(_piece, min_size=1, max_size=4).map(_fields))
+_number = st.text(alphabet="0123456789w" + UNICODE_DIGITS[:8], min_size=1, max_size=22)
+_shaped = st.tuples(st.sampled_from(["x5o/7/7/7/7/7/o5x", ".......2s/8/8/8/8/8/8/1s7", "7/7/7/3x3/7/7/o6"]),
+                    st.sampled_from(["x", "o", "1", "2", "w1"]) | _number,
+                    _number, _number).flatmap(lambda t: st.integers(1, 4).map(lambda n: " ".join(t[:n])))
+_ataxx_fen = st.tuples(st.sampled_from(["x5o/7/7/7/7/7/o5x", "7/7/7/3x3/7/7/o6"]), st.sampled_from(["x", "o"]),
+                       _number, _number).map(" ".join)
+position_text = st.one_of(st.text(), st.lists(_piece, min_size=1, max_size=4).map(_fields), _shaped)
 
 
 @pytest.mark.parametrize("kind", ["ataxx", "attactics"])
@@ -38,12 +45,12 @@ def test_position_parser_returns_or_raises_own_error(kind, text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(fen=position_text, moves=st.text(max_size=40))
+@given(fen=st.one_of(_ataxx_fen, position_text), moves=st.one_of(st.sampled_from(["*", "", "g1 *"]), st.text(max_size=40)))
 def test_ataxx_pgn_reader_returns_or_raises_own_error(fen, moves):
     escaped = fen.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ").replace("\r", " ")
     for text in (moves, f'[FEN "{escaped}"]\n\n{moves}'):
         try:
-            read_pgn(text)
+            records.check(read_pgn(text))  # what ``pbem record check`` does with it
         except PbemError:
             pass
 
