@@ -145,7 +145,10 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
             caption = [f"Game over: {'xo'[result.winners[0]]} wins ({result.reason})"]
         else:
             caption = [f"Game over: {result.reason}"]
-        caption.append(f"x: {x} pieces, o: {o} pieces, half-move clock {state.halfmove}, move {state.fullmove}")
+        caption.append(
+            f"x: {x} piece{'s' if x != 1 else ''}, o: {o} piece{'s' if o != 1 else ''}, "
+            f"half-move clock {state.halfmove}, move {state.fullmove}"
+        )
         return Diagram(SIZE, SIZE, cells, tuple(caption), ("x and o the two sides, # a blocked square",))
 
 

@@ -204,7 +204,11 @@ class LoggerNotation(Notation[LoggerState, Any]):
         else:
             caption.append(f"Player {state.to_move + 1} to move")
         for p in range(state.players):
-            caption.append(f"Player {p + 1}: {state.scores[p]} points, {state.supplies[p]} protesters in supply")
+            points, supply = state.scores[p], state.supplies[p]
+            caption.append(
+                f"Player {p + 1}: {points} point{'s' if points != 1 else ''}, "
+                f"{supply} protester{'s' if supply != 1 else ''} in supply"
+            )
         legend = ("s seedling  S sapling  M mature tree  P protested tree  1-4 loggers",)
         return Diagram(5, 5, cells, tuple(caption), legend)
 

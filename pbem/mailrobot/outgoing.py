@@ -23,7 +23,6 @@ that address wait for the next round.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from datetime import timedelta
 from email.message import EmailMessage
@@ -73,14 +72,6 @@ def move_list(session: Session, game: Game, ply: int) -> str:
     return f"{lead}: " + "  ".join(words)
 
 
-_ONE = re.compile(r"(?<![\d.,])1 (point|protester|pyramid|piece)s\b")
-
-
-def pluralise(text: str) -> str:
-    """'1 points' -> '1 point' (diagram captions count without looking)."""
-    return _ONE.sub(r"1 \1", text)
-
-
 def example_turn(game: Game, position: str) -> str:
     """A turn to show in 'reply with your turn, e.g. ...': the first legal
     turn of ``position`` in canonical notation, else the notation's example."""
@@ -123,7 +114,7 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
         if position is not None:
             kind = kind_of(game)
             state = state_of(game, position)
-            board = pluralise(kind.notation.text_diagram(state))
+            board = kind.notation.text_diagram(state)
             png = diagrams.render(game.kind, game.options, position, "png")
             moves = move_list(session, game, ply)
             if moves:
@@ -135,7 +126,7 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
                 (kind_of(game).notation.turn_examples or ("...",))[0]
             extra.append(f"Reply to this mail with your turn, e.g. \"#{ply + 1} {example}\" "
                          "(the number is the turn you answer), or a command: legal, board, record, help.")
-        text, board, rest = _split_board(pluralise(row.body), board)
+        text, board, rest = _split_board(row.body, board)
         after = "\n\n".join(part for part in [rest] + extra if part.strip())
     elif row.in_reply_to:
         thread = Thread(in_reply_to=row.in_reply_to, references=tuple((row.thread_refs or "").split()))

@@ -509,7 +509,7 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
                        f"player {label(seat.number)} ({player.display_name}) claimed the win")
         done = session.execute(
             update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
-            .values(status=FINISHED, result="=".join(label(n) for n in others), termination=termination,
+            .values(status=FINISHED, result="=".join(str(n + 1) for n in others), termination=termination,
                     finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
             .execution_options(synchronize_session=False)
         )

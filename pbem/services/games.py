@@ -215,7 +215,7 @@ def resign(session: Session, game_id: Any, player: Player) -> Game:
         _require_status(game, ACTIVE, doing="resign")
         label = kind_of(game).notation.player_label
         others = [s.number for s in seats_of(session, game) if s.number != seat.number]
-        result = "=".join(label(n) for n in others)
+        result = "=".join(str(n + 1) for n in others)  # the record's Result tag numbers players from 1
         _finish(session, game, result, f"player {label(seat.number)} ({player.display_name}) resigned")
         session.commit()
         return game
@@ -239,9 +239,8 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
             raise Conflict("you have already offered or agreed to a draw; the other players must agree")
         agreeing.add(seat.number)
         seats = seats_of(session, game)
-        label = kind_of(game).notation.player_label
         if len(agreeing) == len(seats):
-            result = "=".join(label(s.number) for s in seats)
+            result = "=".join(str(s.number + 1) for s in seats)  # the record's Result tag
             _finish(session, game, result, "drawn by agreement")
         else:
             _claim(session, game, ACTIVE, draw_offer=",".join(str(n) for n in sorted(agreeing)))
