@@ -194,12 +194,3 @@ def winners_without(game: Game[S, T], state: S, out: Collection[int]) -> tuple[i
         if best:
             return best
     return None
-
-
-def play_out(game: Game[S, T], state: S, turns: Sequence[T]) -> list[S]:
-    """Apply ``turns`` in order; return the state after each."""
-    states = []
-    for turn in turns:
-        state = game.apply(state, turn)
-        states.append(state)
-    return states

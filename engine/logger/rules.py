@@ -59,9 +59,6 @@ class LoggerGame(Game[LoggerState, Turn]):
             spawn=SPAWN_STAGES[opts["spawn"]],
         )
 
-    def options_of(self, state: LoggerState) -> dict[str, str]:
-        return {"spawn": "sapling" if state.spawn == "S" else "seedling"}
-
     # -- queries -------------------------------------------------------
     def players(self, state: LoggerState) -> int:
         return state.players
@@ -158,8 +155,8 @@ class LoggerGame(Game[LoggerState, Turn]):
                 f"this is the setup round: player {state.to_move + 1} places their logger on a free "
                 f"corner ({names(state.free_corners())})"
             )
-        board, spawned = self._grown(state, turn)
-        return self._act(state, board, self._logger_after_move(state, turn), turn.action)
+        board, square = self._grown(state, turn)
+        return self._act(state, board, square, turn.action)
 
     def _apply_setup(self, state: LoggerState, turn: SetupTurn) -> LoggerState:
         if not state.in_setup:
@@ -189,15 +186,14 @@ class LoggerGame(Game[LoggerState, Turn]):
             )
         return turn.move_to
 
-    def _grown(self, state: LoggerState, turn: LoggerTurn) -> tuple[list[str], set[int]]:
-        """The board after movement and growth, and the spawned squares."""
+    def _grown(self, state: LoggerState, turn: LoggerTurn) -> tuple[list[str], int]:
+        """The board after movement and growth, and the logger's square."""
         start = state.logger_square(state.to_move)
         square = self._logger_after_move(state, turn)
         board = self._moved(state, start, square)
         spawners = growth.grow(board, square)
-        before = [s for s in SQUARES if board[s] == "."]
         growth.spawn(board, spawners, turn.spawns, state.spawn)
-        return board, {s for s in before if board[s] != "."}
+        return board, square
 
     def _act(self, state: LoggerState, board: list[str], logger: int, action: Action | None) -> LoggerState:
         player = state.to_move
@@ -339,19 +335,13 @@ class LoggerGame(Game[LoggerState, Turn]):
         if isinstance(turn, SetupTurn):
             return turn
         start = state.logger_square(state.to_move)
-        board, spawned = self._grown(state, turn)
         square = self._logger_after_move(state, turn)
         base = self._moved(state, start, square)
         spawners = growth.grow(base, square)
-        written = growth.outcomes(base, spawners)[frozenset(spawned)]
-        move_to = None if square == start else square
+        grown = list(base)
+        growth.spawn(grown, spawners, turn.spawns, state.spawn)
+        spawned = frozenset(s for s in SQUARES if base[s] == "." and grown[s] != ".")
         action = turn.action
         if isinstance(action, Protest):
             action = Protest(tuple(sorted(action.squares, key=order)))
-        return LoggerTurn(move_to, written, action)
-
-    def after_growth(self, state: LoggerState, turn: LoggerTurn) -> tuple[str, int]:
-        """The board after the turn's movement and growth, and the logger's
-        square: what the action is chosen on."""
-        board, _ = self._grown(state, turn)
-        return "".join(board), self._logger_after_move(state, turn)
+        return LoggerTurn(None if square == start else square, growth.outcomes(base, spawners)[spawned], action)
