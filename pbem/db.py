@@ -3,6 +3,7 @@ the Alembic migrations run on start-up."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,19 @@ def _close_session(_error: BaseException | None = None) -> None:
     session = g.pop("db_session", None)
     if session is not None:
         session.close()
+
+
+def rolls_back(service):
+    """Decorate a service whose first argument is the session: whatever the
+    service raises, the session is rolled back first, so a failed call
+    changes nothing.  Services commit their own work on success."""
+
+    @functools.wraps(service)
+    def wrapper(session: Session, *args: Any, **kwargs: Any):
+        try:
+            return service(session, *args, **kwargs)
+        except BaseException:
+            session.rollback()
+            raise
+
+    return wrapper

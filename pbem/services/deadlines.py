@@ -24,6 +24,7 @@ from sqlalchemy import Engine, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
+from pbem.db import rolls_back
 from pbem.models import ACTIVE, FINISHED, Game, Player, Seat, Turn, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
 from engine.base import winners_without
@@ -480,52 +481,49 @@ def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> s
 
 
 # -- claiming the win ----------------------------------------------------------
+@rolls_back
 def claim_win(session: Session, game_id: Any, player: Player, now: datetime | None = None) -> Game:
     """An opponent of a player whose time ran out claims the win (two
     players: the claimant wins; more: every player but the one out of time
     shares the result).  ``Conflict`` when there is nothing to claim."""
     now = now or utcnow()
-    try:
-        game, seat = game_for_player(session, game_id, player)
-        if game.status != ACTIVE:
-            raise GameNotActive(f"game {game.id} is {game.status}, so there is no win to claim")
-        mover = _mover_seat(session, game)
-        if mover is None or game.deadline is None:
-            raise Conflict(f"game {game.id} has no time limit, so there is no win to claim on time")
-        if mover.number == seat.number:
-            raise Conflict("it is your own turn; play it instead of claiming")
-        if now < game.deadline:
-            raise Conflict(f"the player to move has until {game.deadline:%Y-%m-%d %H:%M} UTC; "
-                           "you may claim the win only after that")
-        if not _may_claim(session, game):
-            raise Conflict(f"in game {game.id} a turn whose time runs out is "
-                           f"{'forfeited' if control_of(game).on_timeout == 'forfeit' else 'lost'} by the server, "
-                           "so there is no win to claim")
-        kind = kind_of(game)
-        label = kind.notation.player_label
-        late = session.get(Player, mover.player_id)
-        others = [s.number for s, _ in seated_players(session, game) if s.number != mover.number]
-        termination = (f"player {label(mover.number)} ({late.display_name}) ran out of time; "
-                       f"player {label(seat.number)} ({player.display_name}) claimed the win")
-        done = session.execute(
-            update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
-            .values(status=FINISHED, result="=".join(str(n + 1) for n in others), termination=termination,
-                    finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
-            .execution_options(synchronize_session=False)
-        )
-        if done.rowcount != 1:
-            session.rollback()
-            raise Conflict(f"game {game.id} changed while you were looking (a turn may have been played); reload it")
-        if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first():
-            session.add(Timeout(game_id=game.id, ply=game.ply, seat=mover.number, policy=control_of(game).on_timeout,
-                                outcome="claimed", created_at=now))
-        session.expire(game)
-        notify.ended(session, game, termination + ".")
-        session.commit()
-        return game
-    except BaseException:
+    game, seat = game_for_player(session, game_id, player)
+    if game.status != ACTIVE:
+        raise GameNotActive(f"game {game.id} is {game.status}, so there is no win to claim")
+    mover = _mover_seat(session, game)
+    if mover is None or game.deadline is None:
+        raise Conflict(f"game {game.id} has no time limit, so there is no win to claim on time")
+    if mover.number == seat.number:
+        raise Conflict("it is your own turn; play it instead of claiming")
+    if now < game.deadline:
+        raise Conflict(f"the player to move has until {game.deadline:%Y-%m-%d %H:%M} UTC; "
+                       "you may claim the win only after that")
+    if not _may_claim(session, game):
+        raise Conflict(f"in game {game.id} a turn whose time runs out is "
+                       f"{'forfeited' if control_of(game).on_timeout == 'forfeit' else 'lost'} by the server, "
+                       "so there is no win to claim")
+    kind = kind_of(game)
+    label = kind.notation.player_label
+    late = session.get(Player, mover.player_id)
+    others = [s.number for s, _ in seated_players(session, game) if s.number != mover.number]
+    termination = (f"player {label(mover.number)} ({late.display_name}) ran out of time; "
+                   f"player {label(seat.number)} ({player.display_name}) claimed the win")
+    done = session.execute(
+        update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
+        .values(status=FINISHED, result="=".join(str(n + 1) for n in others), termination=termination,
+                finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
+        .execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
         session.rollback()
-        raise
+        raise Conflict(f"game {game.id} changed while you were looking (a turn may have been played); reload it")
+    if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first():
+        session.add(Timeout(game_id=game.id, ply=game.ply, seat=mover.number, policy=control_of(game).on_timeout,
+                            outcome="claimed", created_at=now))
+    session.expire(game)
+    notify.ended(session, game, termination + ".")
+    session.commit()
+    return game
 
 
 def claimable(session: Session, game: Game, player: Player, now: datetime | None = None) -> bool:

@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from engine.errors import PbemError
 from notation import registry
+from pbem.db import rolls_back
 from pbem.models import (
     ABANDONED,
     ACCEPTED,
@@ -131,45 +132,39 @@ def _claim(session: Session, game: Game, seen_status: str, **values: Any) -> Non
     session.expire(game)
 
 
+@rolls_back
 def accept(session: Session, game_id: Any, player: Player) -> Game:
     """Accept an invitation; the game starts when everyone has."""
-    try:
-        game, seat = game_for_player(session, game_id, player)
-        _require_status(game, INVITING, doing="accept an invitation to it")
-        if seat.status == ACCEPTED:
-            raise Conflict(f"you have already accepted game {game.id}; it starts when everyone has")
-        seat.status, seat.answered_at = ACCEPTED, utcnow()
-        session.add(seat)
-        session.flush()
-        if all(s.status == ACCEPTED for s in seats_of(session, game)):
-            _start(session, game)
-        session.commit()
-        return game
-    except BaseException:
-        session.rollback()
-        raise
+    game, seat = game_for_player(session, game_id, player)
+    _require_status(game, INVITING, doing="accept an invitation to it")
+    if seat.status == ACCEPTED:
+        raise Conflict(f"you have already accepted game {game.id}; it starts when everyone has")
+    seat.status, seat.answered_at = ACCEPTED, utcnow()
+    session.add(seat)
+    session.flush()
+    if all(s.status == ACCEPTED for s in seats_of(session, game)):
+        _start(session, game)
+    session.commit()
+    return game
 
 
+@rolls_back
 def decline(session: Session, game_id: Any, player: Player) -> Game:
     """Decline an invitation; the game is cancelled."""
-    try:
-        game, seat = game_for_player(session, game_id, player)
-        _require_status(game, INVITING, doing="decline it")
-        if seat.status == ACCEPTED and game.creator_id == player.id:
-            raise Conflict("you created this game; abandon it instead of declining")
-        if seat.status == ACCEPTED:
-            raise Conflict(f"you have already accepted game {game.id}, so you cannot decline it now; "
-                           "it starts when everyone has accepted, and then you may resign")
-        seat.status, seat.answered_at = DECLINED, utcnow()
-        session.add(seat)
-        _claim(session, game, INVITING, status=CANCELLED, finished_at=utcnow(),
-               termination=f"{player.display_name} declined the invitation")
-        notify.declined(session, game, player)
-        session.commit()
-        return game
-    except BaseException:
-        session.rollback()
-        raise
+    game, seat = game_for_player(session, game_id, player)
+    _require_status(game, INVITING, doing="decline it")
+    if seat.status == ACCEPTED and game.creator_id == player.id:
+        raise Conflict("you created this game; abandon it instead of declining")
+    if seat.status == ACCEPTED:
+        raise Conflict(f"you have already accepted game {game.id}, so you cannot decline it now; "
+                       "it starts when everyone has accepted, and then you may resign")
+    seat.status, seat.answered_at = DECLINED, utcnow()
+    session.add(seat)
+    _claim(session, game, INVITING, status=CANCELLED, finished_at=utcnow(),
+           termination=f"{player.display_name} declined the invitation")
+    notify.declined(session, game, player)
+    session.commit()
+    return game
 
 
 def _start(session: Session, game: Game) -> None:
@@ -208,52 +203,46 @@ def _finish(session: Session, game: Game, result: str, termination: str, status:
     notify.ended(session, game, termination)
 
 
+@rolls_back
 def resign(session: Session, game_id: Any, player: Player) -> Game:
     """Resign: the other players share the result (the winner, with two)."""
-    try:
-        game, seat = game_for_player(session, game_id, player)
-        _require_status(game, ACTIVE, doing="resign")
-        label = kind_of(game).notation.player_label
-        others = [s.number for s in seats_of(session, game) if s.number != seat.number]
-        result = "=".join(str(n + 1) for n in others)  # the record's Result tag numbers players from 1
-        _finish(session, game, result, f"player {label(seat.number)} ({player.display_name}) resigned")
-        session.commit()
-        return game
-    except BaseException:
-        session.rollback()
-        raise
+    game, seat = game_for_player(session, game_id, player)
+    _require_status(game, ACTIVE, doing="resign")
+    label = kind_of(game).notation.player_label
+    others = [s.number for s in seats_of(session, game) if s.number != seat.number]
+    result = "=".join(str(n + 1) for n in others)  # the record's Result tag numbers players from 1
+    _finish(session, game, result, f"player {label(seat.number)} ({player.display_name}) resigned")
+    session.commit()
+    return game
 
 
 def _agreeing(game: Game) -> set[int]:
     return {int(n) for n in (game.draw_offer or "").split(",") if n.strip().isdigit()}
 
 
+@rolls_back
 def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
     """Offer a draw, or agree to one on offer; when every player agrees the
     game ends drawn.  A turn played withdraws the offer."""
-    try:
-        game, seat = game_for_player(session, game_id, player)
-        _require_status(game, ACTIVE, doing="offer a draw")
-        agreeing = _agreeing(game)
-        if seat.number in agreeing:
-            raise Conflict("you have already offered or agreed to a draw; the other players must agree")
-        agreeing.add(seat.number)
-        seats = seats_of(session, game)
-        if len(agreeing) == len(seats):
-            result = "=".join(str(s.number + 1) for s in seats)  # the record's Result tag
-            _finish(session, game, result, "drawn by agreement")
-        else:
-            _claim(session, game, ACTIVE, draw_offer=",".join(str(n) for n in sorted(agreeing)))
-            for other_seat, other in seated_players(session, game):
-                if other_seat.number not in agreeing:
-                    notify._send(session, other, game, "draw offered",
-                                 [f"{player.display_name} offers a draw. Reply 'draw' to this mail to agree "
-                                  "(or use the game page)."])
-        session.commit()
-        return game
-    except BaseException:
-        session.rollback()
-        raise
+    game, seat = game_for_player(session, game_id, player)
+    _require_status(game, ACTIVE, doing="offer a draw")
+    agreeing = _agreeing(game)
+    if seat.number in agreeing:
+        raise Conflict("you have already offered or agreed to a draw; the other players must agree")
+    agreeing.add(seat.number)
+    seats = seats_of(session, game)
+    if len(agreeing) == len(seats):
+        result = "=".join(str(s.number + 1) for s in seats)  # the record's Result tag
+        _finish(session, game, result, "drawn by agreement")
+    else:
+        _claim(session, game, ACTIVE, draw_offer=",".join(str(n) for n in sorted(agreeing)))
+        for other_seat, other in seated_players(session, game):
+            if other_seat.number not in agreeing:
+                notify._send(session, other, game, "draw offered",
+                             [f"{player.display_name} offers a draw. Reply 'draw' to this mail to agree "
+                              "(or use the game page)."])
+    session.commit()
+    return game
 
 
 def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
@@ -264,25 +253,22 @@ def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
     return offer_draw(session, game_id, player)
 
 
+@rolls_back
 def abandon(session: Session, game_id: Any, player: Player) -> Game:
     """Abandon a game before it starts (its creator only): the invitations
     are cancelled and it ends without a result.  A game in play cannot be
     abandoned: a player resigns or offers a draw."""
-    try:
-        game, _seat = game_for_player(session, game_id, player)
-        if game.status == ACTIVE:
-            raise Conflict(f"game {game.id} has started, so it cannot be abandoned; resign, or offer a draw "
-                           "(the game is drawn when every player agrees)")
-        _require_status(game, INVITING, doing="abandon it")
-        if game.creator_id != player.id:
-            raise Conflict(f"only the player who created game {game.id} can abandon it before it starts"
-                           + ("; decline the invitation instead" if _seat.status == INVITED else ""))
-        _finish(session, game, "*", f"abandoned by {player.display_name} before it started", status=ABANDONED)
-        session.commit()
-        return game
-    except BaseException:
-        session.rollback()
-        raise
+    game, _seat = game_for_player(session, game_id, player)
+    if game.status == ACTIVE:
+        raise Conflict(f"game {game.id} has started, so it cannot be abandoned; resign, or offer a draw "
+                       "(the game is drawn when every player agrees)")
+    _require_status(game, INVITING, doing="abandon it")
+    if game.creator_id != player.id:
+        raise Conflict(f"only the player who created game {game.id} can abandon it before it starts"
+                       + ("; decline the invitation instead" if _seat.status == INVITED else ""))
+    _finish(session, game, "*", f"abandoned by {player.display_name} before it started", status=ABANDONED)
+    session.commit()
+    return game
 
 
 def seat_statuses(session: Session, game: Game) -> list[tuple[Seat, Player]]:

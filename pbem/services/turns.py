@@ -20,6 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from engine.errors import PbemError
+from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import game_for_player, kind_of, state_of
 from pbem.services import deadlines, notify
@@ -90,6 +91,7 @@ def _example(game: Game) -> str:
     return examples[0] if examples else "..."
 
 
+@rolls_back
 def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str) -> Submitted:
     """Check and apply ``player``'s turn ``text`` in game ``game_id``, as
     seen at ``seen_ply``; store it, advance the game and queue the mail, all
@@ -98,44 +100,40 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     on any error."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
-    try:
-        seen = _check_ply(seen_ply)
-        game, seat = game_for_player(session, game_id, player)
-        if game.status == ACTIVE and seen != game.ply:
-            raise moved_on(game, seen)
-        played = _play(game, seat.number, text)
-        now = utcnow()
-        # the turns of players out on time that come next are forfeited at once
-        values, skipped = deadlines.values_after(session, game, played.state, seen + 1, now)
-        claimed = session.execute(
-            update(Game)
-            .where(Game.id == game.id, Game.ply == seen, Game.status == ACTIVE)
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        if claimed.rowcount != 1:
-            session.rollback()
-            session.refresh(game)
-            raise moved_on(game, seen)
-        turn = Turn(
-            game_id=game.id,
-            ply=seen + 1,
-            seat=seat.number,
-            player_id=player.id,
-            text=text,
-            canonical=played.canonical,
-            position=played.position,
-            source=source,
-            created_at=now,
-        )
-        session.add(turn)
-        session.add_all(skipped)
-        deadlines.bank_after_turn(session, game, seat, now)
-        for key, value in values.items():  # the row already holds these
-            set_committed_value(game, key, value)
-        notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player)
-        session.commit()
-        return Submitted(game, turn)
-    except BaseException:
+    seen = _check_ply(seen_ply)
+    game, seat = game_for_player(session, game_id, player)
+    if game.status == ACTIVE and seen != game.ply:
+        raise moved_on(game, seen)
+    played = _play(game, seat.number, text)
+    now = utcnow()
+    # the turns of players out on time that come next are forfeited at once
+    values, skipped = deadlines.values_after(session, game, played.state, seen + 1, now)
+    claimed = session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.ply == seen, Game.status == ACTIVE)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:
         session.rollback()
-        raise
+        session.refresh(game)
+        raise moved_on(game, seen)
+    turn = Turn(
+        game_id=game.id,
+        ply=seen + 1,
+        seat=seat.number,
+        player_id=player.id,
+        text=text,
+        canonical=played.canonical,
+        position=played.position,
+        source=source,
+        created_at=now,
+    )
+    session.add(turn)
+    session.add_all(skipped)
+    deadlines.bank_after_turn(session, game, seat, now)
+    for key, value in values.items():  # the row already holds these
+        set_committed_value(game, key, value)
+    notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player)
+    session.commit()
+    return Submitted(game, turn)

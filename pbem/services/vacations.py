@@ -17,6 +17,7 @@ from flask import current_app, has_app_context
 from sqlmodel import Session, select
 
 from pbem import links
+from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models_clock import Vacation
 from pbem.services import deadlines
@@ -76,43 +77,40 @@ def _check_days(days: Any) -> int:
     return days
 
 
+@rolls_back
 def take(session: Session, player: Player, days: Any, now: datetime | None = None, commit: bool = True) -> VacationStatus:
     """Go on vacation for ``days`` days from now (replacing a vacation going
     on now), or end it with 0; push back the deadlines of the player's turns.
     Commits (unless ``commit`` is false).  ``BadInput`` when the days are not whole or the allowance is
     used up; ``Conflict`` for ``0`` when there is no vacation to end."""
     now = now or utcnow()
-    try:
-        days = _check_days(days)
-        before = status(session, player, now)
-        going = before.current
-        if days == 0:
-            if going is None:
-                raise Conflict("you are not on vacation, so there is none to end; send a number of days to start one")
-            going.ends_at = now
-            if going.ends_at <= going.starts_at:
-                session.delete(going)
-            else:
-                session.add(going)
+    days = _check_days(days)
+    before = status(session, player, now)
+    going = before.current
+    if days == 0:
+        if going is None:
+            raise Conflict("you are not on vacation, so there is none to end; send a number of days to start one")
+        going.ends_at = now
+        if going.ends_at <= going.starts_at:
+            session.delete(going)
         else:
-            used = before.used - (_days(going) if going else 0)
-            if used + days > before.allowance:
-                raise BadInput(f"you have {max(0, before.allowance - used)} vacation days left this year "
-                               f"(of {before.allowance}); ask for at most that many, not {days}")
-            if going is not None:
-                going.ends_at = now + timedelta(days=days)
-                session.add(going)
-            else:
-                session.add(Vacation(player_id=player.id, starts_at=now, ends_at=now + timedelta(days=days),
-                                     created_at=now))
-        session.flush()
-        _reschedule(session, player)
-        if commit:
-            session.commit()
-        return status(session, player, now)
-    except BaseException:
-        session.rollback()
-        raise
+            session.add(going)
+    else:
+        used = before.used - (_days(going) if going else 0)
+        if used + days > before.allowance:
+            raise BadInput(f"you have {max(0, before.allowance - used)} vacation days left this year "
+                           f"(of {before.allowance}); ask for at most that many, not {days}")
+        if going is not None:
+            going.ends_at = now + timedelta(days=days)
+            session.add(going)
+        else:
+            session.add(Vacation(player_id=player.id, starts_at=now, ends_at=now + timedelta(days=days),
+                                 created_at=now))
+    session.flush()
+    _reschedule(session, player)
+    if commit:
+        session.commit()
+    return status(session, player, now)
 
 
 def _reschedule(session: Session, player: Player) -> None:
