@@ -290,11 +290,11 @@ def _left(delta: timedelta) -> str:
 
 def _remind(session: Session, game: Game, player: Player, seat: Seat, left: timedelta) -> None:
     label = kind_of(game).notation.player_label(seat.number)
-    notify._send(session, player, game, f"reminder: your turn, {_left(left)} left", [
+    notify.send(session, player, game, f"reminder: your turn, {_left(left)} left", [
         f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
         f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({_left(left)} from now).",
         "",
-        notify._board(game),
+        notify.board_text(game),
         "",
         "Reply to this mail with your turn, or play it on the game page.",
     ])
@@ -342,9 +342,9 @@ def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fal
                      why + "you may still play your turn until another player claims the win."]
         else:
             lines = [f"{who} ran out of time for turn {ply + 1}.",
-                     why + f"you may claim the win on the game page ({notify._game_link(game)}) "
+                     why + f"you may claim the win on the game page ({notify.game_link(game)}) "
                      f"or with POST /api/v1/games/{game.id}/claim, or wait for their turn."]
-        notify._send(session, other, game, "time ran out", lines + ["", notify._board(game)])
+        notify.send(session, other, game, "time ran out", lines + ["", notify.board_text(game)])
     return "timeout"
 
 

@@ -238,7 +238,7 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
         _claim(session, game, ACTIVE, draw_offer=",".join(str(n) for n in sorted(agreeing)))
         for other_seat, other in seated_players(session, game):
             if other_seat.number not in agreeing:
-                notify._send(session, other, game, "draw offered",
+                notify.send(session, other, game, "draw offered",
                              [f"{player.display_name} offers a draw. Reply 'draw' to this mail to agree "
                               "(or use the game page)."])
     session.commit()

@@ -11,24 +11,24 @@ from pbem.play import kind_of, seated_players, state_of, title_of
 from pbem.services import outbox
 
 
-def _game_link(game: Game) -> str:
+def game_link(game: Game) -> str:
     return links.external(f"/games/{game.id}")
 
 
-def _board(game: Game) -> str:
+def board_text(game: Game) -> str:
     state = state_of(game)
     return kind_of(game).notation.text_diagram(state) if state is not None else ""
 
 
-def _send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game") -> None:
-    body = "\n".join(lines + ["", f"The game: {_game_link(game)}", ""])
+def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game") -> None:
+    body = "\n".join(lines + ["", f"The game: {game_link(game)}", ""])
     outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id, ply=game.ply,
                  kind=kind)
 
 
 def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:
     names = ", ".join(p.display_name for _, p in seated_players(session, game))
-    _send(
+    send(
         session,
         invitee,
         game,
@@ -47,7 +47,7 @@ def invitation(session: Session, game: Game, creator: Player, invitee: Player, s
 def declined(session: Session, game: Game, decliner: Player) -> None:
     for _, player in seated_players(session, game):
         if player.id != decliner.id:
-            _send(session, player, game, "cancelled", [f"{decliner.display_name} declined, so the game will not start."],
+            send(session, player, game, "cancelled", [f"{decliner.display_name} declined, so the game will not start."],
                   kind="cancelled")
 
 
@@ -59,7 +59,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
     kind = kind_of(game)
     state = state_of(game)
     mover = kind.rules.to_move(state) if state is not None and game.status == "active" else None
-    board = _board(game)
+    board = board_text(game)
     mover_label = kind.notation.player_label(mover) if mover is not None else ""
     for seat, player in seated_players(session, game):
         if game.status != "active":
@@ -79,7 +79,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
         lines = [headline, lead, "", board]
         if game.deadline and mover is not None:
             lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
-        _send(session, player, game, subject, lines, kind=mail_kind)
+        send(session, player, game, subject, lines, kind=mail_kind)
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
@@ -108,4 +108,4 @@ def outcome(session: Session, game: Game) -> str:
 
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        _send(session, player, game, outcome(session, game), [headline, "", _board(game)], kind="game_over")
+        send(session, player, game, outcome(session, game), [headline, "", board_text(game)], kind="game_over")
