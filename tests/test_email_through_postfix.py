@@ -22,7 +22,6 @@ from email.message import EmailMessage
 from urllib.parse import quote
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
 
 from mail.send import wait_for_port
@@ -31,7 +30,7 @@ from pbem.models_mail import InboxMessage
 from private_postfix import PrivatePostfix, unavailable
 from test_email_commands import DOMAIN, ROBOT, client_reply, fresh_mail, game_row, mail_app, parse, plain_text, turns
 from test_email_game import quick_turn
-from test_mail_transport import SinkHandler, free_port
+from test_mail_transport import free_port, sink  # noqa: F401 - sink is a fixture (aiosmtpd, the players' mailboxes)
 
 #: the longest any one step may take (a message through Postfix and back)
 WAIT = 30.0
@@ -92,18 +91,6 @@ class MailServer:
 
 
 @pytest.fixture
-def sink():
-    handler = SinkHandler()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield handler, port
-    finally:
-        controller.stop()
-
-
-@pytest.fixture
 def postfix(sink):
     """Postfix on a free loopback port: mail for pbem.test to the LMTP port,
     the rest to the sink."""
@@ -145,16 +132,17 @@ def test_a_whole_game_through_postfix_with_a_retried_turn(postfix, sink, mail_se
         return ("mail in the sink:\n" + "\n".join(mails) + f"\nPostfix queue: {postfix.queue()}\n"
                 f"--- pbem mail serve:\n{server.output()}\n--- Postfix log:\n{postfix.log()}")
 
-    def mail_to(address: str, subject: str, since: int) -> EmailMessage:
+    def mail_to(address: str, subject: str, since: int, saying: str = "") -> EmailMessage:
         """The first message to ``address`` with ``subject`` in its Subject
-        that reached the sink after the first ``since`` messages."""
+        (and ``saying`` in its text) that reached the sink after the first
+        ``since`` messages."""
         def found():
             for _, to, raw in handler.messages[since:]:
                 msg = parse(raw)
-                if to == [address] and subject in str(msg["Subject"]):
+                if to == [address] and subject in str(msg["Subject"]) and saying in plain_text(msg):
                     return msg
             return None
-        return wait_for(found, f"a mail to {address} about {subject!r}", diagnose)
+        return wait_for(found, f"a mail to {address} about {subject!r} saying {saying!r}", diagnose)
 
     def inbox_rows() -> list[InboxMessage]:
         with Session(app.extensions["pbem_engine"]) as s:
@@ -187,7 +175,8 @@ def test_a_whole_game_through_postfix_with_a_retried_turn(postfix, sink, mail_se
         if ply == 2:
             stored = len(inbox_rows())
             server.stop()
-            submit(postfix, client_reply(your_turn, turn))
+            retried = client_reply(your_turn, turn)
+            submit(postfix, retried)
             deferred = wait_for(lambda: [m for m in postfix.queue() if m["queue_name"] == "deferred"],
                                 "Postfix to defer the turn while the listener is down", diagnose)
             [kept] = deferred
@@ -199,8 +188,7 @@ def test_a_whole_game_through_postfix_with_a_retried_turn(postfix, sink, mail_se
             postfix.flush()
         else:
             submit(postfix, client_reply(your_turn, turn))
-        confirmation = mail_to(mover, f"Game {game_id}", mark)
-        assert f"You played {turn}" in plain_text(confirmation), plain_text(confirmation)
+        mail_to(mover, f"Game {game_id}", mark, saying=f"You played {turn} ")
         your_turn = mail_to(other, "your turn", mark)
         assert game_row(app, game_id).ply == ply + 1
 
@@ -210,7 +198,9 @@ def test_a_whole_game_through_postfix_with_a_retried_turn(postfix, sink, mail_se
     over = [mail_to(p, "game over", mark) for p in players]
     game = game_row(app, game_id)
     assert game.status == "finished" and game.result and game.ply == 4
-    assert all(game.result in str(m["Subject"]) or "wins" in str(m["Subject"]) for m in over)
+    for msg in over:
+        assert "wins" in str(msg["Subject"]) and "bob" in str(msg["Subject"]).lower(), msg["Subject"]
+        assert "resign" in plain_text(msg).lower(), plain_text(msg)
 
     # Every mail went through once: four turns played, each message stored and
     # done once, each confirmation sent once, nothing left in either queue.
@@ -219,6 +209,7 @@ def test_a_whole_game_through_postfix_with_a_retried_turn(postfix, sink, mail_se
     rows = inbox_rows()
     assert [r.status for r in rows] == ["done"] * 7  # new, accept, four turns, resign
     assert len({r.key for r in rows}) == 7
+    assert [r.key for r in rows].count(str(parse(retried)["Message-ID"])) == 1
     answers = [plain_text(parse(raw)) for _, _, raw in handler.messages]
     for t in played:
         assert sum(f"You played {t.canonical} " in a for a in answers) == 1, t.canonical
