@@ -88,7 +88,7 @@ def test_errors_show_on_a_cancelled_or_finished_game(app, alice, bob):
     assert "starts when every invited player has accepted" not in text(page)
     assert "cancelled before it started" in text(page)
     finished = make_game(app)
-    assert post(bob, f"/games/{finished}", f"/games/{finished}/resign").status_code == 302
+    assert post(bob, f"/games/{finished}", f"/games/{finished}/resign", confirm="yes").status_code == 302
     for game_id in (cancelled, finished):
         for action in ("accept", "resign", "abandon"):
             response = post(alice, f"/games/{game_id}", f"/games/{game_id}/{action}")
