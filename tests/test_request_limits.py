@@ -216,3 +216,9 @@ def _raw_post(base: str, path: str, *, chunked: bool, size: int) -> tuple[int, b
 def test_a_running_server_refuses_a_big_body_with_413(served, chunked):  # noqa: F811
     status, body = _raw_post(served, "/api/v1/games", chunked=chunked, size=8 * 1024 * 1024)
     assert status == 413 and b"65536 bytes" in body
+
+
+def test_the_openapi_document_lists_413_for_requests_with_a_body(client):
+    document = client.get("/api/v1/openapi.json").get_json()
+    assert "413" in document["paths"]["/games"]["post"]["responses"]
+    assert "MAX_CONTENT_LENGTH" in document["paths"]["/games/{game_id}/turns"]["post"]["responses"]["413"]["description"]
