@@ -221,4 +221,5 @@ def test_a_running_server_refuses_a_big_body_with_413(served, chunked):  # noqa:
 def test_the_openapi_document_lists_413_for_requests_with_a_body(client):
     document = client.get("/api/v1/openapi.json").get_json()
     assert "413" in document["paths"]["/games"]["post"]["responses"]
-    assert "MAX_CONTENT_LENGTH" in document["paths"]["/games/{game_id}/turns"]["post"]["responses"]["413"]["description"]
+    turns = document["paths"]["/games/{game_id}/turns"]["post"]["responses"]
+    assert "MAX_CONTENT_LENGTH" in turns["413"]["description"]

@@ -57,7 +57,8 @@ def _body(schema: Schema, example: str) -> dict[str, Any]:
     try:
         data = request.get_json(force=True, silent=True)
     except RecursionError:
-        raise BadInput(f"the request body is not valid JSON: it is nested too deeply; send one such as {example}") from None
+        raise BadInput(f"the request body is not valid JSON: it is nested too deeply; "
+                       f"send one such as {example}") from None
     if data is None:
         raise BadInput(f"the request body must be JSON, such as {example}")
     if not isinstance(data, dict):
