@@ -23,7 +23,7 @@ def too_large() -> str:
     sent = request.content_length
     size = f"is {sent} bytes" if sent else "is larger than that"
     return (f"the request is too large: this server accepts a body of at most {limit} bytes, and this one {size}; "
-            "nothing was read or changed (a turn, a new game or a setting needs far less)")
+            "nothing was changed (a turn, a new game or a setting needs far less)")
 
 
 def init_app(app: Flask) -> None:
