@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
 
-from engine.errors import OptionError
+from engine.errors import OptionError, shown
 
 S = TypeVar("S", bound=Hashable)  # a game's state type
 T = TypeVar("T", bound=Hashable)  # a game's turn type
@@ -75,11 +75,11 @@ class Game(ABC, Generic[S, T]):
             name = str(key).strip().lower()
             if name not in specs:
                 known = ", ".join(sorted(specs)) or "none"
-                raise OptionError(f"{self.name} has no option {key!r}; its options are: {known}")
+                raise OptionError(f"{self.name} has no option {shown(key)}; its options are: {known}")
             text = str(value).strip().lower()
             if text not in specs[name].choices:
                 raise OptionError(
-                    f"option {name}={value!r} is not allowed for {self.name}; "
+                    f"option {name}={shown(value)} is not allowed for {self.name}; "
                     f"choose one of: {', '.join(specs[name].choices)}"
                 )
             result[name] = text

@@ -9,6 +9,17 @@ say which).  All of them are ``TurnError``, which is a ``ValueError``.
 from __future__ import annotations
 
 
+#: characters of a user's value quoted back in an error message
+SHOWN = 60
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """``value`` quoted for an error message, cut to ``limit`` characters
+    (marked with "…") so a huge input is never echoed back whole."""
+    text = str(value)
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
 class PbemError(ValueError):
     """Base of every error the engine and notation raise on bad input."""
 

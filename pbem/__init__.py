@@ -23,8 +23,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.load(app, test_config)
     db.init_app(app)
 
-    from pbem import api, web
+    from pbem import api, limits, security, web
 
+    security.init_app(app)
+    limits.init_app(app)
     web.init_app(app)
     api.init_app(app)
     return app

@@ -47,6 +47,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SIGN_IN_MAX_AGE": 3600,  # seconds a mailed sign-in link stays valid
         "DEV_MAILBOX": None,  # /dev/mail; None: on exactly when debug is on
         "DIAGRAM_CACHE_SIZE": 512,
+        "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes in a request body; a larger one is refused with 413
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from engine.errors import shown
 from notation import registry
 from notation.base import GameKind
 from pbem.models import Game, Player, Seat, Turn
@@ -51,7 +52,7 @@ def load_game(session: Session, game_id: Any) -> Game:
     try:
         number = int(game_id)
     except (TypeError, ValueError):
-        raise NotFound(f"there is no game {game_id!r}; games are numbered 1, 2, 3...") from None
+        raise NotFound(f"there is no game {shown(game_id)}; games are numbered 1, 2, 3...") from None
     game = session.get(Game, number) if 0 < number < 2**31 else None
     if game is None:
         raise NotFound(f"there is no game {number}")

@@ -106,7 +106,7 @@ def test_turns_are_played_listed_previewed_and_recorded(api):
         ("alice", {"turn": "c3", "ply": 0}, None, 422, "corner"),
         ("alice", {"turn": "zz9", "ply": 0}, None, 422, "setup"),
         ("bob", {"turn": "e5", "ply": 0}, None, 409, "not your turn"),
-        ("alice", {"turn": "a1", "ply": 5}, None, 409, "moved on"),
+        ("alice", {"turn": "a1", "ply": 5}, None, 409, "has not been reached yet"),
         ("carol", {"turn": "a1", "ply": 0}, None, 403, "not a player"),
         (None, {"turn": "a1", "ply": 0}, None, 401, "Authorization: Bearer"),
     ],

@@ -194,10 +194,10 @@ def test_free_text_before_the_turn_is_skipped(duel):
     assert [t.canonical for t in turns(robot.app, game_id)] == ["e5"]
 
 
-def test_a_stale_turn_number_is_refused_and_the_right_one_played(duel):
+def test_a_turn_number_not_reached_is_refused_and_the_right_one_played(duel):
     robot, (game_id, _, _), mail = duel
     [answer] = robot.send(client_reply(mail, "#3 a1"))
-    assert "moved on" in plain_text(answer) and turns(robot.app, game_id) == []
+    assert "has not been reached yet" in plain_text(answer) and turns(robot.app, game_id) == []
     robot.send(client_reply(mail, "#1 a1"))
     assert [t.ply for t in turns(robot.app, game_id)] == [1]
 

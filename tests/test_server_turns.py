@@ -40,7 +40,7 @@ def test_a_turn_is_stored_as_written_and_canonical_and_the_next_player_is_mailed
         ("bob", "e5", 0, errors.NotYourTurn, "player 1 is to move"),
         ("alice", "a1-a3", 0, errors.BadTurn, "setup"),
         ("alice", "c3", 0, errors.BadTurn, "corner"),
-        ("alice", "a1", 3, errors.GameMovedOn, "moved on"),
+        ("alice", "a1", 3, errors.PlyNotReached, "has not been reached yet"),
         ("alice", "a1", -1, errors.BadInput, "whole number"),
         ("alice", "a1", "0", errors.BadInput, "whole number"),
         ("alice", None, 0, errors.BadTurn, "a turn is text"),

@@ -16,7 +16,8 @@ _ERRORS = {
     "401": "no valid API token",
     "403": "not your game",
     "404": "no such game",
-    "409": "the game has moved on, it is not your turn, or the game is not in play",
+    "409": "the game has moved on (or has not reached the ply sent), it is not your turn, or the game is not in play",
+    "413": "the body is larger than the server's MAX_CONTENT_LENGTH (64 KiB by default); it was not read",
     "422": "the turn is malformed or illegal here",
 }
 
@@ -24,7 +25,7 @@ _ERRORS = {
 def _responses(ok: str, schema: Any, codes: tuple[str, ...], status: str = "200") -> dict:
     content = {"application/json": {"schema": schema}} if schema else {"text/plain": {"schema": {"type": "string"}}}
     responses = {status: {"description": ok, "content": content}}
-    for code in codes:
+    for code in codes + (("413",) if "400" in codes else ()):
         responses[code] = {"description": _ERRORS[code], "content": {"application/json": {"schema": "Error"}}}
     return responses
 
@@ -85,7 +86,7 @@ def document() -> dict[str, Any]:
     for action, summary in (
         ("accept", "accept your invitation; the game starts when everyone has"),
         ("decline", "decline your invitation (not once you have accepted); the game is cancelled"),
-        ("resign", "resign the game"),
+        ("resign", "resign the game, at once: the API asks no confirmation, so confirm with your user first"),
         ("draw", "offer a draw, or agree to the one on offer"),
         ("abandon", "abandon a game before it starts (its creator only): the invitations are cancelled; "
                     "a game in play cannot be abandoned (resign or offer a draw)"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from notation import registry
 from pbem import present, records
@@ -40,6 +40,13 @@ def _http_error(error: HTTPException):
     return error_response(error.description or error.name, error.code or 500)
 
 
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(error: RequestEntityTooLarge):
+    from pbem.limits import too_large
+
+    return error_response(too_large(), 413)
+
+
 @bp.errorhandler(Exception)
 def _unexpected(error: Exception):
     log.exception("API error")
@@ -47,7 +54,11 @@ def _unexpected(error: Exception):
 
 
 def _body(schema: Schema, example: str) -> dict[str, Any]:
-    data = request.get_json(force=True, silent=True)
+    try:
+        data = request.get_json(force=True, silent=True)
+    except RecursionError:
+        raise BadInput(f"the request body is not valid JSON: it is nested too deeply; "
+                       f"send one such as {example}") from None
     if data is None:
         raise BadInput(f"the request body must be JSON, such as {example}")
     if not isinstance(data, dict):

@@ -38,7 +38,7 @@ from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
 from pbem.services import games as lifecycle
 from pbem.services import turns, vacations
-from pbem.services.errors import BadInput, GameNotActive
+from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 
 class AlreadyProcessed(Exception):
     """Another worker processed the message first."""
@@ -143,15 +143,28 @@ def _status_line(ctx: Context) -> str:
     return line
 
 
+def _seen(game: Game, cmd: c.Command) -> int:
+    """The ply the player saw: the game's, or the one before the turn
+    number ``#N`` given; a past turn number is answered "has moved on", a
+    future one says which turn the game is at."""
+    if cmd.ply is None:
+        return game.ply
+    if cmd.ply < 1:
+        raise BadInput(f"turns are numbered from 1; this is turn {game.ply + 1}")
+    seen = cmd.ply - 1
+    if game.status == ACTIVE and seen > game.ply:
+        raise PlyNotReached(
+            f"turn #{cmd.ply} has not been reached yet: game {game.id} is at turn #{game.ply + 1} "
+            f"({'1 turn' if game.ply == 1 else f'{game.ply} turns'} played); to play now, write "
+            f"#{game.ply + 1} before your turn, or no number at all"
+        )
+    turns.check_seen(game, seen)
+    return seen
+
+
 def turn(ctx: Context, cmd: c.Command) -> None:
     game, player = ctx.game, ctx.player
-    seen = game.ply
-    if cmd.ply is not None:
-        if cmd.ply < 1:
-            raise BadInput(f"turns are numbered from 1; this is turn {game.ply + 1}")
-        seen = cmd.ply - 1
-        if game.status == ACTIVE and seen != game.ply:
-            raise turns.moved_on(game, seen)
+    seen = _seen(game, cmd)
     played = turns.preview_turn(ctx.session, game.id, player, cmd.argument)
     ctx.claim()
     ctx.reply(f"You played {played.canonical} in game {game.id} (turn {seen + 1}). The board now:", ply=seen + 1)
@@ -160,8 +173,7 @@ def turn(ctx: Context, cmd: c.Command) -> None:
 
 def preview(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
-    if cmd.ply is not None and cmd.ply - 1 != game.ply:
-        raise turns.moved_on(game, cmd.ply - 1)
+    _seen(game, cmd)
     shown = turns.preview_turn(ctx.session, game.id, ctx.player, cmd.argument)
     ctx.claim()
     ctx.reply(f"Preview only, nothing was played: after {shown.canonical} in game {game.id} the board would be:",

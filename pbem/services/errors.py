@@ -37,6 +37,10 @@ class GameMovedOn(Conflict):
     """The player saw an older position than the game is in now."""
 
 
+class PlyNotReached(Conflict):
+    """The player names a ply the game has not reached yet."""
+
+
 class NotYourTurn(Conflict):
     pass
 

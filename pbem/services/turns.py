@@ -19,12 +19,12 @@ from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from engine.errors import PbemError
+from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import game_for_player, kind_of, state_of
 from pbem.services import deadlines, notify
-from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn
+from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
 
 @dataclass(frozen=True)
@@ -50,9 +50,28 @@ def moved_on(game: Game, seen_ply: int) -> GameMovedOn:
     )
 
 
+def not_reached(game: Game, seen_ply: int) -> PlyNotReached:
+    """The answer to a ply greater than the game's: the player cannot have
+    seen that position, so say where the game is and which ply to send."""
+    return PlyNotReached(
+        f"ply {seen_ply} has not been reached yet in game {game.id}: "
+        f"{'1 turn has' if game.ply == 1 else f'{game.ply} turns have'} been played, "
+        f"so the turn to play now is turn {game.ply + 1}, "
+        f"sent with ply {game.ply}; look at the game and send your turn with that ply"
+    )
+
+
+def check_seen(game: Game, seen_ply: int) -> None:
+    """Raise ``GameMovedOn`` for a past ply and ``PlyNotReached`` for a
+    future one in an active game; nothing when ``seen_ply`` is the game's."""
+    if game.status != ACTIVE or seen_ply == game.ply:
+        return
+    raise not_reached(game, seen_ply) if seen_ply > game.ply else moved_on(game, seen_ply)
+
+
 def _check_ply(seen_ply: Any) -> int:
     if isinstance(seen_ply, bool) or not isinstance(seen_ply, int) or seen_ply < 0:
-        raise BadInput(f"the ply is the number of turns played when you looked, a whole number such as 0; not {seen_ply!r}")
+        raise BadInput(f"the ply is the number of turns played when you looked, a whole number such as 0; not {shown(seen_ply)}")
     return seen_ply
 
 
@@ -102,8 +121,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
     seen = _check_ply(seen_ply)
     game, seat = game_for_player(session, game_id, player)
-    if game.status == ACTIVE and seen != game.ply:
-        raise moved_on(game, seen)
+    check_seen(game, seen)
     played = _play(game, seat.number, text)
     now = utcnow()
     # the turns of players out on time that come next are forfeited at once

@@ -9,7 +9,7 @@ import re
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup, escape
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from pbem.config import dev_mailbox_enabled
 from pbem.services.errors import ServiceError
@@ -66,6 +66,16 @@ def init_app(app: Flask) -> None:
     def _csrf_error(error: CSRFError):
         message = f"the form could not be accepted ({error.description}); reload the page and try again"
         return render_template("error.html", status=400, message=message), 400
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def _too_large(error: RequestEntityTooLarge):
+        from pbem.limits import too_large
+
+        if wants_json():
+            from pbem.api.routes import error_response
+
+            return error_response(too_large(), 413)
+        return render_template("error.html", status=413, message=too_large()), 413
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):

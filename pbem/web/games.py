@@ -12,7 +12,7 @@ from engine.errors import PbemError
 from notation import registry
 from pbem import diagrams, present, records
 from pbem.db import get_session
-from pbem.models import Turn
+from pbem.models import ACTIVE, Turn
 from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import deadlines, games, turns
 from pbem.services.errors import ServiceError
@@ -144,11 +144,33 @@ _ACTIONS = {
 }
 
 
+#: what a resignation posted without its confirmation is told
+RESIGN_UNCONFIRMED = ("Nothing was changed: resigning ends the game and cannot be undone, so it needs "
+                      "confirming; press \u201cYes, I resign\u201d below, or go back to the game.")
+
+
+@bp.get("/games/<game_id>/resign")
+@sign_in_required
+def confirm_resign(game_id: str):
+    """Ask before resigning: a page whose form posts the confirmation."""
+    return _resign_page(game_id)
+
+
+def _resign_page(game_id: str, *, error: str | None = None, status: int = 200):
+    game, _ = game_for_player(get_session(), game_id, current_player())
+    if game.status != ACTIVE:
+        return _game_page(game_id, error=f"game {game.id} is {game.status}, so you cannot resign", status=409)
+    return render_template("resign.html", game=present.summary(get_session(), game, current_player()),
+                           error=error), status
+
+
 @bp.post("/games/<game_id>/<action>")
 @sign_in_required
 def lifecycle(game_id: str, action: str):
     if action not in _ACTIONS:
         abort(404)
+    if action == "resign" and request.form.get("confirm") != "yes":
+        return _resign_page(game_id, error=RESIGN_UNCONFIRMED, status=400)
     service, message = _ACTIONS[action]
     try:
         game = service(get_session(), game_id, current_player())
