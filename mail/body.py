@@ -14,7 +14,14 @@ Steps, each tolerant of broken input:
    (headers like "On ... wrote:", "-----Original Message-----", Outlook's
    "From: ... Sent: ...", signatures like "-- " and "Sent from my iPhone")
    and then drops any remaining ``>``-quoted lines, so bottom-posted replies
-   work too.
+   work too.  The library sees each quoted line as a bare ``>``: what is
+   quoted (a quoted signature ``> -- ``, a quoted "Thanks,") must never cut
+   the text typed below the quote.
+4. An Outlook-style header block (``From:``/``Sent:``/``To:``/``Subject:`` and
+   their French, German, Spanish, Italian, Dutch, Scandinavian, Polish and
+   Czech names, :func:`cut_header_block`), with the separator line before it,
+   starts the quote: everything from it on is dropped, even when nothing is
+   typed above it (the new text is then empty).
 """
 from __future__ import annotations
 
@@ -178,6 +185,74 @@ _LATE_HEADERS = re.compile(
 )
 
 
+#: Names of the fields of a reply header block ("From: ...", "Sent: ...") that
+#: mail clients (Outlook above all) write above an unprefixed quote, by language.
+_FROM_FIELDS = ("from", "de", "von", "da", "van", "från", "fra", "od")
+_OTHER_FIELDS = (
+    "sent", "date", "to", "cc", "bcc", "subject", "reply-to", "importance",  # en
+    "envoyé", "à", "a", "objet", "répondre à",  # fr
+    "gesendet", "datum", "an", "betreff", "kopie", "antwort an",  # de
+    "enviado", "enviado el", "fecha", "para", "asunto",  # es
+    "inviato", "data", "oggetto",  # it
+    "verzonden", "aan", "onderwerp",  # nl
+    "skickat", "till", "ämne", "kopia",  # sv
+    "sendt", "til", "emne", "dato",  # da
+    "wysłano", "do", "temat", "dw",  # pl
+    "odesláno", "komu", "předmět",  # cs
+)
+_FIELD_LINE = re.compile(r"^[ \t*]*([^\W\d_][\w -]{0,14}?)[ \t\xa0]*\*?[ \t\xa0]*:[ \t\xa0*]*(?:\S.*)?$")
+_BLOCK_SEPARATOR = re.compile(r"^\s*(?:_{5,}|-{2,}[^-].*[^-]-{2,}|-{5,}|={5,})\s*$")
+#: a header block: the "From" line and at least this many other field lines right after it
+_BLOCK_FIELDS = 2
+
+
+def _field(line: str) -> str | None:
+    match = _FIELD_LINE.match(line)
+    return " ".join(match.group(1).lower().split()) if match else None
+
+
+def cut_header_block(text: str) -> str:
+    """Return *text* without the first unquoted reply header block and all after it.
+
+    A block is a "From:" line (in any of the languages above) followed at
+    once by at least two other header fields ("Sent:", "To:", "Subject:"...;
+    one wrapped line between fields is allowed); a separator line right
+    above it (``____``, ``-----Original Message-----``) goes with it.  Text
+    without such a block is returned unchanged; "From: now on..." typed by a
+    player is not a block.
+    """
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if _field(line) not in _FROM_FIELDS:
+            continue
+        fields, wrapped = set(), 0
+        for following in lines[index + 1:index + 12]:
+            name = _field(following)
+            if name in _OTHER_FIELDS:
+                fields.add(name)
+                wrapped = 0
+            elif following.strip() and not _QUOTED_LINE.match(following) and wrapped == 0 and fields:
+                wrapped = 1  # a long "To:" line wrapped by the client
+            else:
+                break
+        if len(fields) < _BLOCK_FIELDS:
+            continue
+        start = index
+        above = index - 1
+        while above >= 0 and not lines[above].strip():
+            above -= 1
+        if above >= 0 and _BLOCK_SEPARATOR.match(lines[above]):
+            start = above
+        return "\n".join(lines[:start])
+    return text
+
+
+def _mask_quotes(text: str) -> str:
+    """Each ``>``-quoted line as a bare ``>``: the reply parser must not find
+    a signature or a sign-off inside the quote and cut what follows it."""
+    return "\n".join(">" if _QUOTED_LINE.match(line) else line for line in text.split("\n"))
+
+
 #: Must equal :data:`mail.compose.REPLY_MARKER` (kept here to avoid an import cycle).
 REPLY_MARKER = "## Reply above this line ##"
 
@@ -187,6 +262,8 @@ def reply_text(text: str) -> str:
     if not text:
         return ""
     text = text.replace("\r\n", "\n").replace("\r", "\n")[:MAX_TEXT]
+    # Everything after an Outlook-style header block is quoted, even with nothing above it.
+    text = cut_header_block(text)
     # Our own marker ends the reply, however the client quoted what follows.
     # (A quoted marker needs no cut: quoted lines go anyway, and a bottom-posted
     # reply follows it.)
@@ -204,7 +281,7 @@ def reply_text(text: str) -> str:
         if _SIGNATURE_SEP.match(line.rstrip("\n")) and any(k.strip() for k in kept):
             break
         kept.append(line)
-    text = "\n".join(kept)
+    text = _mask_quotes("\n".join(kept))
     whole_lines = {line.strip() for line in text.split("\n")}
     body = text
     try:

@@ -187,28 +187,67 @@ def load(raw: bytes) -> Message:
         raise ParseError(f"unreadable message: {exc.__class__.__name__}") from exc
 
 
+def is_own_address(
+    address: str, our_addresses: Sequence[str] = (), our_domain: str | None = None, prefix: str = DEFAULT_PREFIX
+) -> bool:
+    """True if *address* is one of the server's: one of *our_addresses* or a
+    ``+detail`` of one (``pbem+bounces@...``), or ``<prefix>`` or
+    ``<prefix>+<anything>`` at *our_domain* (a reply address, genuine or not).
+    Any letter case; a display name is allowed."""
+    _, bare = parseaddr(address or "")
+    bare = (bare or address or "").strip().strip("<>").lower()
+    local, at, domain = bare.rpartition("@")
+    if not at or not local:
+        return False
+    base = local.partition("+")[0]
+    ours = {a.strip().lower() for a in our_addresses if a}
+    if bare in ours or f"{base}@{domain}" in ours:
+        return True
+    return bool(our_domain) and domain == our_domain.strip().lower() and base == prefix.lower()
+
+
 def should_not_reply(
     msg: Message,
     *,
     loop_id: str | None = None,
     our_addresses: Sequence[str] = (),
     envelope_from: str | None = None,
+    our_domain: str | None = None,
+    prefix: str = DEFAULT_PREFIX,
 ) -> str | None:
     """Return why *msg* must not be answered automatically, or None if we may reply.
 
     *loop_id* is the value we put in our ``X-Loop`` header; *our_addresses*
     are the addresses we send from; *envelope_from* is the SMTP ``MAIL FROM``
     when known (``""`` is the null sender of bounces).  Without an envelope
-    sender, the ``Return-Path`` header is used when present.
+    sender, the ``Return-Path`` header is used when present.  Mail whose
+    From, Sender, Reply-To, Return-Path or envelope sender is one of the
+    server's own addresses (:func:`is_own_address`: *our_addresses*, and the
+    ``<prefix>[+...]`` addresses at *our_domain*) is never answered.
     """
     try:
-        return _should_not_reply(msg, loop_id, our_addresses, envelope_from)
+        return _should_not_reply(msg, loop_id, our_addresses, envelope_from, our_domain, prefix)
     except Exception:  # noqa: BLE001 - when in doubt, stay silent
         return "unreadable headers"
 
 
+def _own_sender(
+    msg: Message, our_addresses: Sequence[str], envelope_from: str | None, our_domain: str | None, prefix: str
+) -> str | None:
+    """The first of the message's sender addresses that is the server's own, as "Header address"."""
+    found = [(name, address) for name in ("From", "Sender", "Reply-To", "Return-Path")
+             for address in _addresses(_headers(msg, name))]
+    if envelope_from:
+        found.append(("envelope sender", envelope_from.strip().strip("<>").lower()))
+    for name, address in found:
+        if is_own_address(address, our_addresses, our_domain, prefix):
+            return f"{name} {address}"
+    return None
+
+
 def _should_not_reply(
-    msg: Message, loop_id: str | None, our_addresses: Sequence[str], envelope_from: str | None
+    msg: Message, loop_id: str | None, our_addresses: Sequence[str], envelope_from: str | None,
+    our_domain: str | None, prefix: str,
 ) -> str | None:
     auto = _header(msg, "Auto-Submitted").lower()
     if auto and auto.split(";")[0].strip() != "no":
@@ -235,12 +274,13 @@ def _should_not_reply(
         loops = [v.strip().lower() for v in _headers(msg, "X-Loop")]
         if loop_id.lower() in loops:
             return "X-Loop names us"
+    own = _own_sender(msg, our_addresses, envelope_from, our_domain, prefix)
+    if own:
+        return f"from the server's own address ({own})"
     _, sender = parseaddr(_header(msg, "From"))
     sender = sender.lower()
     if not sender or "@" not in sender:
         return "no sender address"
-    if sender in {a.lower() for a in our_addresses}:
-        return "our own message"
     if _ROBOT_LOCALPARTS.match(sender.split("@")[0]):
         return f"robot sender {sender.split('@')[0]}"
     if _AUTO_SUBJECT.match(_header(msg, "Subject")):
@@ -256,15 +296,19 @@ def parse_message(
     loop_id: str | None = None,
     our_addresses: Sequence[str] = (),
     prefix: str = DEFAULT_PREFIX,
+    our_domain: str | None = None,
 ) -> InboundMessage:
     """Parse *raw* into an :class:`InboundMessage`.
+
+    *our_domain* is the domain of the server's ``<prefix>+<token>@`` reply
+    addresses: mail from any of them is never answered (see :func:`should_not_reply`).
 
     Raises :class:`ParseError` only when *raw* is not bytes; any byte string
     gives a result (possibly with no sender and no lines).
     """
     msg = load(raw)
     try:
-        return _parse(bytes(raw), msg, envelope_from, envelope_to, loop_id, our_addresses, prefix)
+        return _parse(bytes(raw), msg, envelope_from, envelope_to, loop_id, our_addresses, prefix, our_domain)
     except ParseError:
         raise
     except Exception as exc:  # noqa: BLE001 - the contract: only our own error type
@@ -279,6 +323,7 @@ def _parse(
     loop_id: str | None,
     our_addresses: Sequence[str],
     prefix: str,
+    our_domain: str | None = None,
 ) -> InboundMessage:
     name, sender = parseaddr(_header(msg, "From"))
     sender = sender.strip().lower() or None
@@ -315,6 +360,7 @@ def _parse(
         lines=_lines(text),
         attachment_lines=attachment_lines[:MAX_COMMAND_LINES],
         ignore_reason=should_not_reply(
-            msg, loop_id=loop_id, our_addresses=our_addresses, envelope_from=envelope_from
+            msg, loop_id=loop_id, our_addresses=our_addresses, envelope_from=envelope_from,
+            our_domain=our_domain, prefix=prefix,
         ),
     )

@@ -172,9 +172,11 @@ def test_the_corpus_through_the_whole_robot(database_config, tmp_path):
     stored = {row.id: row for row in rows(app, InboxMessage)}
     assert [r.status for r in stored.values()].count("shunted") == 0, [r.reason for r in stored.values()]
     for row in stored.values():
-        outcome = next(expected[n]["outcome"] for n in names if (FIXTURES / n).read_bytes() == row.raw)
+        name = next(n for n in names if (FIXTURES / n).read_bytes() == row.raw)
+        outcome = expected[name]["outcome"]
         if outcome == "ignore":
             assert row.status == "ignored", (row.key, row.reason)
+            assert expected[name]["ignore"].lower() in row.reason.lower(), (name, row.reason)
         elif outcome in ("forged", "bad token"):
             assert row.status == "ignored" and row.reason.startswith("sender check failed")
         else:

@@ -23,10 +23,11 @@ SECRET = "fixture-secret"
 PLAYERS = {(7, 1): "alice@example.org", (7, 2): "bob@example.org"}
 OURS = ["robot@pbem.test"]
 LOOP = "pbem@pbem.test"
+DOMAIN = "pbem.test"  # of the reply addresses: mail from any of them is ignored
 
 
 def judge(raw: bytes):
-    parsed = parse_message(raw, loop_id=LOOP, our_addresses=OURS)
+    parsed = parse_message(raw, loop_id=LOOP, our_addresses=OURS, our_domain=DOMAIN)
     if parsed.ignore_reason:
         return "ignore", parsed
     if parsed.token is None:

@@ -154,7 +154,7 @@ def headers(extra: str, sender: str = "Bob <bob@example.org>") -> bytes:
     ("X-Autoreply: yes\r\n", None, "auto-reply"),
     ("", "MAILER-DAEMON@mx.example.org", "robot sender"),
     ("", "postmaster@example.org", "robot sender"),
-    ("", "pbem <robot@pbem.test>", "our own"),
+    ("", "pbem <robot@pbem.test>", "server's own address"),
     ("", "undisclosed", "no sender"),
     ("Content-Type: multipart/report; report-type=delivery-status; boundary=x\r\n", None, "bounce"),
 ])

@@ -1,6 +1,8 @@
 """One stored message, start to end.
 
-1. Never answer auto-generated mail, bounces, lists or our own
+1. Never answer auto-generated mail, bounces, lists or our own, nor mail
+   From (Sender, Reply-To, Return-Path, envelope sender) any of the server's
+   addresses: MAIL_FROM, MAIL_ROBOT_ADDRESS, any ``play+...@MAIL_DOMAIN``
    (``mail.inbound``'s ``ignore_reason``): mark it ignored, reply nothing.
 2. Mail to a game's reply address must carry a genuine token and come From
    the token's player; otherwise nothing changes and the sender gets at most
@@ -40,7 +42,8 @@ from pbem.services.errors import ServiceError
 def process(session: Session, settings: MailSettings, row: InboxMessage) -> str:
     """Act on one stored message; commits.  Returns what was done, in a few words."""
     msg = parse_message(row.raw, envelope_from=row.envelope_from, envelope_to=row.envelope_to,
-                        loop_id=settings.loop_id, our_addresses=settings.our_addresses, prefix=REPLY_PREFIX)
+                        loop_id=settings.loop_id, our_addresses=settings.our_addresses, prefix=REPLY_PREFIX,
+                        our_domain=settings.domain)
     if msg.ignore_reason or not msg.sender:
         return _ignore(session, row.id, msg.ignore_reason or "no sender address")
     ctx = Context(session, settings, msg, row.id)
