@@ -29,7 +29,12 @@ def serve(tmp_path, *args: str, **env: str):
     process = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--host", "127.0.0.1", "--port", str(port),
                                 *args], env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
-    wait_for(base + "/", process)
+    try:
+        wait_for(base + "/", process)
+    except BaseException:
+        process.kill()
+        process.communicate(timeout=10)
+        raise
     return base, process
 
 

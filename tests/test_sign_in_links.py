@@ -129,6 +129,18 @@ def test_opening_a_link_shows_a_button_and_neither_signs_in_nor_uses_it(app, cli
     assert who(client) == "alice@example.org"
 
 
+def test_opening_your_own_link_again_when_signed_in_goes_to_its_page(app, client):
+    link = ask_for_link(app, client, "alice@example.org", "/tokens")
+    assert confirm(client, link).headers["Location"] == "/tokens"
+    again = client.get(link)
+    assert again.status_code == 302 and again.headers["Location"] == "/tokens"
+    assert app.test_client().get(link).status_code == 400  # used, for anyone else
+
+    unused = ask_for_link(app, client, "alice@example.org", "/settings")
+    assert client.get(unused).headers["Location"] == "/settings"
+    assert confirm(app.test_client(), unused).status_code == 302  # not used up by that
+
+
 def test_a_link_cannot_be_used_without_the_page_the_same_browser_was_shown(app, client):
     """Login CSRF: an attacker's own link, posted from another site into the
     victim's browser, neither with no CSRF token nor with the attacker's."""

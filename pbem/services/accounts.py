@@ -120,13 +120,12 @@ def _refusal(row: SignInLink, player: Player) -> LinkRefused | None:
     return None
 
 
-def check_sign_in_link(session: Session, token: Any) -> Player:
-    """The player a usable sign-in link signs in, without using it up;
-    ``LinkRefused`` saying why not."""
+def check_sign_in_link(session: Session, token: Any) -> tuple[Player, str, LinkRefused | None]:
+    """What a sign-in link would do, without using it up: its player, the
+    path it leads to, and why it cannot be used (None when it can).
+    ``LinkRefused`` when it is no link at all."""
     row, player = _link_row(session, token)
-    if (refusal := _refusal(row, player)) is not None:
-        raise refusal
-    return player
+    return player, safe_next(row.next_path), _refusal(row, player)
 
 
 def use_sign_in_link(session: Session, token: Any) -> tuple[Player, str]:
@@ -170,7 +169,7 @@ def _check_sign_in_rate(session: Session, address: str) -> None:
     ).one()
     if recent >= limit:
         raise TooMany(f"{address} has been sent {limit} sign-in links in the last hour, the most we send; "
-                      "use one of those (each is valid for "
+                      "use one of those (each works once, within "
                       f"{current_app.config['SIGN_IN_MAX_AGE'] // 60} minutes) or ask again in an hour")
 
 
@@ -185,7 +184,7 @@ def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Pla
         session,
         player.email,
         "Your pbem sign-in link",
-        f"Sign in to pbem with this link (valid for {minutes} minutes):\n\n{link}\n\n"
+        f"Sign in to pbem with this link (it works once, within {minutes} minutes):\n\n{link}\n\n"
         "If you did not ask for it, ignore this message.\n",
         kind=SIGN_IN_KIND,
     )

@@ -69,12 +69,18 @@ def _private(page):
 
 @bp.get("/verify")
 def verify():
-    """The page a mailed link opens: it signs nobody in and uses nothing up."""
+    """The page a mailed link opens: it signs nobody in and uses nothing up.
+    Opened by its player already signed in here, it leads to its page."""
     token = request.args.get("token")
     try:
-        player = accounts.check_sign_in_link(get_session(), token)
+        player, next_path, refusal = accounts.check_sign_in_link(get_session(), token)
     except ServiceError as error:
         return _private(_refused(error))
+    me = current_player()
+    if me is not None and me.id == player.id:  # already signed in as its player: just go there
+        return _private(redirect(next_path))
+    if refusal is not None:
+        return _private(_refused(refusal))
     return _private(render_template("confirm_sign_in.html", email=player.email, token=token))
 
 
