@@ -99,7 +99,9 @@ class LinkRefused(NotSignedIn):
 def _link_row(session: Session, token: Any) -> tuple[SignInLink, Player]:
     if not isinstance(token, str) or not token:
         raise LinkRefused("the sign-in link has no token (was it copied whole?); ask for a new link")
-    row = session.exec(select(SignInLink).where(SignInLink.digest == _digest(token))).first() if len(token) < 200 else None
+    row = None
+    if len(token) < 200:
+        row = session.exec(select(SignInLink).where(SignInLink.digest == _digest(token))).first()
     if row is None:
         raise LinkRefused("this sign-in link is not valid (was it copied whole?); ask for a new one")
     return row, session.get(Player, row.player_id)
