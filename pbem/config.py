@@ -12,6 +12,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import click
 from flask import Flask
 
 #: environment variables read at start-up, and the config key each sets
@@ -86,6 +87,8 @@ def load(app: Flask, test_config: dict[str, Any] | None) -> None:
         for variable, key in ENVIRONMENT.items():
             if os.environ.get(variable):
                 app.config[key] = os.environ[variable]
+        if "PBEM_DEBUG" in os.environ:  # debug mode (and /dev/mail) only when asked for
+            app.config["DEBUG"] = env_flag("PBEM_DEBUG", os.environ["PBEM_DEBUG"])
     else:
         app.config.from_mapping(test_config)
     if str(app.config.get("BASE_URL") or "").startswith("https://"):
@@ -113,6 +116,16 @@ def _instance_secret(instance: Path) -> str:
     return key
 
 
+def env_flag(name: str, value: str) -> bool:
+    """An on/off environment variable: 1/true/yes/on or 0/false/no/off/empty."""
+    text = value.strip().lower()
+    if text in ("1", "true", "yes", "on") or text in ("", "0", "false", "no", "off"):
+        return text in ("1", "true", "yes", "on")
+    raise click.ClickException(f"{name} is {value!r}; write 1 to turn it on, or 0 (or leave it unset) for off")
+
+
 def dev_mailbox_enabled(app: Flask) -> bool:
+    """Whether /dev/mail is served: ``DEV_MAILBOX``, or else exactly when
+    debug mode was asked for (``DEBUG``, ``PBEM_DEBUG``, ``pbem serve --debug``)."""
     setting = app.config.get("DEV_MAILBOX")
     return bool(app.debug) if setting is None else bool(setting)

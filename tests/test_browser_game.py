@@ -51,6 +51,8 @@ def sign_in(browser, base: str, email: str):
     expect(page.locator("h1")).to_have_text("Check your mail")
     page.click("text=mailbox")
     page.locator(f"article[data-to='{email}'] a[href*='/auth/verify']").first.click()
+    expect(page.locator("h1")).to_have_text(f"Sign in as {email}")
+    page.click("#confirm-sign-in")
     expect(page.locator(".who")).to_have_text(email)
     return page
 

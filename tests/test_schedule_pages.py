@@ -13,6 +13,7 @@ from icalendar import Calendar
 from pbem import models
 from pbem.db import get_session
 from pbem.models import Game
+from pbem.services import web_sessions
 from pbem.services.accounts import create_api_token, player_for_email
 
 
@@ -25,9 +26,9 @@ def signed_in(app, email):
     with app.app_context():
         player = player_for_email(get_session(), email)
         get_session().commit()
-        player_id = player.id
+        session_id = web_sessions.start(get_session(), player)
     with client.session_transaction() as cookie:
-        cookie["player_id"] = player_id
+        cookie[web_sessions.COOKIE_KEY] = session_id
     return client
 
 

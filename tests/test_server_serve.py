@@ -35,10 +35,11 @@ def wait_for(url: str, process: subprocess.Popen, seconds: float = 30) -> None:
 
 @pytest.fixture
 def served(tmp_path):
-    """``pbem serve`` on a free port with a fresh SQLite file; yields the base URL."""
+    """``pbem serve --debug`` (for the local mailbox at /dev/mail) on a free
+    port with a fresh SQLite file; yields the base URL."""
     port = free_port()
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'served.sqlite3'}", PBEM_SECRET_KEY="serve-test")
-    process = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--port", str(port)], env=env,
+    process = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--debug", "--port", str(port)], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -31,7 +31,9 @@ def sign_in(client, app, email: str) -> None:
     client.post("/auth/sign-in", data={"email": email, "next": "/", "csrf_token": csrf(page)})
     mail = last_mail(app, email)
     link = re.search(r"http://pbem\.test(/auth/verify\S+)", mail.body).group(1)
-    assert client.get(link).status_code == 302
+    opened = client.get(link)
+    token = re.search(r'name="token" value="([^"]+)"', opened.get_data(as_text=True)).group(1)
+    assert client.post("/auth/verify", data={"token": token, "csrf_token": csrf(opened)}).status_code == 302
 
 
 @pytest.fixture

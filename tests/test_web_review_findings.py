@@ -14,6 +14,7 @@ from pbem import links
 from pbem.db import get_session
 from pbem.models import Game, OutboxMessage
 from pbem.services import games
+from pbem.services import web_sessions
 from pbem.services.accounts import create_api_token, player_for_email
 
 
@@ -27,9 +28,9 @@ def signed_in(app, email):
         player = player_for_email(get_session(), email)
         player.name = email.split("@")[0].capitalize()
         get_session().commit()
-        player_id = player.id
+        session_id = web_sessions.start(get_session(), player)
     with client.session_transaction() as cookie:
-        cookie["player_id"] = player_id
+        cookie[web_sessions.COOKIE_KEY] = session_id
     return client
 
 

@@ -1,8 +1,8 @@
 """Players, passwordless sign-in links and API tokens.
 
-A sign-in link carries a token signed with the app's secret key that names
-the player's address and expires after ``SIGN_IN_MAX_AGE`` seconds.  API
-tokens are random strings; only their SHA-256 digest is stored.
+A sign-in link carries a random token, stored as its SHA-256 digest with the
+player and the path to go to; it signs in once, within ``SIGN_IN_MAX_AGE``
+seconds.  API tokens are random strings; only their digest is stored too.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import re
 import secrets
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flask import current_app
-from sqlalchemy import func
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from pbem import links
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
+from pbem.models_auth import SignInLink
 from pbem.services import outbox
 from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
 
@@ -56,37 +56,104 @@ def player_for_email(session: Session, email: Any, *, create: bool = True) -> Pl
     return player
 
 
-def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="pbem-sign-in")
+def sign_in_link(session: Session, player: Player, next_path: str = "/") -> str:
+    """A new single-use sign-in link for ``player`` that leads to ``next_path``
+    (made safe) once used; stored (as a digest) in the session, not committed."""
+    token = secrets.token_urlsafe(32)
+    session.add(SignInLink(digest=_digest(token), player_id=player.id, next_path=safe_next(next_path)))
+    session.flush()
+    return links.external("/auth/verify?" + urlencode({"token": token}))
 
 
-def sign_in_token(email: str) -> str:
-    return _serializer().dumps({"email": normalize_email(email)})
-
-
-def sign_in_link(email: str, next_path: str = "/") -> str:
-    query = urlencode({"token": sign_in_token(email), "next": safe_next(next_path)})
-    return links.external(f"/auth/verify?{query}")
+_STRIPPED = "".join(chr(code) for code in range(0x21))  # C0 controls and space
+_KEPT = "".join(chr(code) for code in range(0x21, 0x7F))  # printable ASCII, not escaped
+MAX_NEXT = 2000
 
 
 def safe_next(path: Any) -> str:
-    """A local path to go to after signing in; anything else becomes '/'."""
-    if isinstance(path, str) and path.startswith("/") and not path.startswith("//") and "\\" not in path:
-        return path
-    return "/"
+    """A path on this site to go to after signing in; anything else becomes '/'.
+
+    Decided on the text a browser would see: as WHATWG URL parsing does,
+    leading and trailing C0 controls and spaces are stripped, tabs and line
+    breaks removed anywhere, and a backslash counts as a slash, so the
+    result must be a single '/' followed by anything but '/' or '\\'.
+    Other controls, spaces and non-ASCII are percent-encoded."""
+    if not isinstance(path, str) or len(path) > MAX_NEXT:
+        return "/"
+    text = re.sub(r"[\t\n\r]", "", path.strip(_STRIPPED))
+    if not text.startswith("/") or text[1:2] in ("/", "\\"):
+        return "/"
+    return quote(text, safe=_KEPT, errors="replace")
 
 
-def email_from_token(token: Any) -> str:
-    """The address a sign-in token names; ``NotSignedIn`` saying why not."""
+class LinkRefused(NotSignedIn):
+    """A sign-in link that cannot be used; ``email`` names its player when known."""
+
+    status = 400
+
+    def __init__(self, message: str, email: str = "") -> None:
+        super().__init__(message)
+        self.email = email
+
+
+def _link_row(session: Session, token: Any) -> tuple[SignInLink, Player]:
     if not isinstance(token, str) or not token:
-        raise NotSignedIn("the sign-in link has no token; ask for a new link")
-    try:
-        data = _serializer().loads(token, max_age=current_app.config["SIGN_IN_MAX_AGE"])
-    except SignatureExpired:
-        raise NotSignedIn("this sign-in link has expired; ask for a new one") from None
-    except BadSignature:
-        raise NotSignedIn("this sign-in link is not valid (was it copied whole?); ask for a new one") from None
-    return normalize_email(data.get("email") if isinstance(data, dict) else None)
+        raise LinkRefused("the sign-in link has no token (was it copied whole?); ask for a new link")
+    row = None
+    if len(token) < 200:
+        row = session.exec(select(SignInLink).where(SignInLink.digest == _digest(token))).first()
+    if row is None:
+        raise LinkRefused("this sign-in link is not valid (was it copied whole?); ask for a new one")
+    return row, session.get(Player, row.player_id)
+
+
+def _oldest_valid() -> Any:
+    return utcnow() - timedelta(seconds=int(current_app.config["SIGN_IN_MAX_AGE"]))
+
+
+def _refusal(row: SignInLink, player: Player) -> LinkRefused | None:
+    if row.used_at is not None:
+        return LinkRefused("this sign-in link has already been used (each link signs in once); "
+                           "ask for a new one below", player.email)
+    if row.created_at < _oldest_valid():
+        minutes = int(current_app.config["SIGN_IN_MAX_AGE"]) // 60
+        return LinkRefused(f"this sign-in link has expired (links are valid for {minutes} minutes); "
+                           "ask for a new one below", player.email)
+    return None
+
+
+def check_sign_in_link(session: Session, token: Any) -> tuple[Player, str, LinkRefused | None]:
+    """What a sign-in link would do, without using it up: its player, the
+    path it leads to, and why it cannot be used (None when it can).
+    ``LinkRefused`` when it is no link at all."""
+    row, player = _link_row(session, token)
+    return player, safe_next(row.next_path), _refusal(row, player)
+
+
+def use_sign_in_link(session: Session, token: Any) -> tuple[Player, str]:
+    """Use up a sign-in link: its player and the path to go to; commits.
+    Only one of any number of simultaneous uses succeeds (the others get
+    ``LinkRefused``)."""
+    row, player = _link_row(session, token)
+    if (refusal := _refusal(row, player)) is not None:
+        raise refusal
+    used = session.execute(
+        update(SignInLink)
+        .where(SignInLink.id == row.id, SignInLink.used_at.is_(None), SignInLink.created_at >= _oldest_valid())
+        .values(used_at=utcnow())
+    )
+    session.commit()
+    if used.rowcount != 1:
+        session.refresh(row)
+        raise _refusal(row, player) or LinkRefused("this sign-in link has already been used; ask for a new one",
+                                                   player.email)
+    return player, safe_next(row.next_path)
+
+
+def cancel_sign_in_links(session: Session, player: Player) -> None:
+    """Use up every unused sign-in link of ``player``; not committed."""
+    session.execute(update(SignInLink).where(SignInLink.player_id == player.id, SignInLink.used_at.is_(None))
+                    .values(used_at=utcnow()))
 
 
 SIGN_IN_KIND = "sign_in"
@@ -104,7 +171,7 @@ def _check_sign_in_rate(session: Session, address: str) -> None:
     ).one()
     if recent >= limit:
         raise TooMany(f"{address} has been sent {limit} sign-in links in the last hour, the most we send; "
-                      "use one of those (each is valid for "
+                      "use one of those (each works once, within "
                       f"{current_app.config['SIGN_IN_MAX_AGE'] // 60} minutes) or ask again in an hour")
 
 
@@ -113,13 +180,13 @@ def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Pla
     ``TooMany`` when the address has had ``SIGN_IN_PER_HOUR`` links this hour."""
     _check_sign_in_rate(session, normalize_email(email))
     player = player_for_email(session, email)
-    link = sign_in_link(player.email, next_path)
+    link = sign_in_link(session, player, next_path)
     minutes = current_app.config["SIGN_IN_MAX_AGE"] // 60
     outbox.queue(
         session,
         player.email,
         "Your pbem sign-in link",
-        f"Sign in to pbem with this link (valid for {minutes} minutes):\n\n{link}\n\n"
+        f"Sign in to pbem with this link (it works once, within {minutes} minutes):\n\n{link}\n\n"
         "If you did not ask for it, ignore this message.\n",
         kind=SIGN_IN_KIND,
     )

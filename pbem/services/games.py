@@ -108,7 +108,7 @@ def create_game(
             invitees.append(player)
     session.flush()
     for player in invitees:
-        notify.invitation(session, game, creator, player, sign_in_link(player.email, f"/games/{game.id}"))
+        notify.invitation(session, game, creator, player, sign_in_link(session, player, f"/games/{game.id}"))
     session.commit()
     return game
 

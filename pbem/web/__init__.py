@@ -32,11 +32,12 @@ def linkify(text: str) -> Markup:
 
 
 def enable_dev_mailbox(app: Flask) -> None:
-    """Serve /dev/mail (once); for debug mode only."""
+    """Serve /dev/mail (once), logging ``devmail.WARNING``; for debug mode only."""
     from pbem.web import devmail
 
     if "devmail" not in app.blueprints:
         app.register_blueprint(devmail.bp)
+        app.logger.warning(devmail.WARNING)
 
 
 def init_app(app: Flask) -> None:
@@ -53,7 +54,7 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def _globals():
-        return {"me": auth.current_player(), "dev_mailbox": "devmail" in app.blueprints}
+        return {"me": auth.current_player(), "dev_mailbox": "devmail" in app.blueprints and dev_mailbox_enabled(app)}
 
     def wants_json() -> bool:
         return request.path.startswith("/api/")

@@ -1,16 +1,18 @@
-"""Passwordless sign-in: a player asks for a link, the link (a signed,
-expiring token) is mailed to them, and following it signs them in."""
+"""Passwordless sign-in: a player asks for a link, the link (a random,
+single-use, expiring token) is mailed to them; opening it shows a page whose
+button (a POST carrying that page's CSRF token) signs them in.  Sessions
+live on the server (``pbem.services.web_sessions``): signing out ends them."""
 
 from __future__ import annotations
 
 from functools import wraps
 from typing import Callable
 
-from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, make_response, redirect, render_template, request, session, url_for
 
 from pbem.db import get_session
 from pbem.models import Player
-from pbem.services import accounts
+from pbem.services import accounts, web_sessions
 from pbem.services.errors import ServiceError
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
@@ -19,8 +21,7 @@ bp = Blueprint("auth", __name__, url_prefix="/auth")
 def current_player() -> Player | None:
     """The signed-in player, or None."""
     if "player" not in g:
-        player_id = session.get("player_id")
-        g.player = get_session().get(Player, player_id) if isinstance(player_id, int) else None
+        g.player = web_sessions.player_for(get_session(), session.get(web_sessions.COOKIE_KEY))
     return g.player
 
 
@@ -53,23 +54,65 @@ def dev_mailbox_enabled_here() -> bool:
     return "devmail" in current_app.blueprints
 
 
+def _refused(error: ServiceError):
+    email = getattr(error, "email", "")
+    return render_template("sign_in.html", error=error.message, email=email, next="/"), error.status
+
+
+def _private(page):
+    """No caching, and no Referer carrying the link's token elsewhere."""
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 @bp.get("/verify")
 def verify():
+    """The page a mailed link opens: it signs nobody in and uses nothing up.
+    Opened by its player already signed in here, it leads to its page."""
+    token = request.args.get("token")
     try:
-        email = accounts.email_from_token(request.args.get("token"))
+        player, next_path, refusal = accounts.check_sign_in_link(get_session(), token)
     except ServiceError as error:
-        return render_template("sign_in.html", error=error.message, email="", next="/"), 400
-    player = accounts.player_for_email(get_session(), email)
-    get_session().commit()
+        return _private(_refused(error))
+    me = current_player()
+    if me is not None and me.id == player.id:  # already signed in as its player: just go there
+        return _private(redirect(next_path))
+    if refusal is not None:
+        return _private(_refused(refusal))
+    return _private(render_template("confirm_sign_in.html", email=player.email, token=token))
+
+
+@bp.post("/verify")
+def confirm():
+    """The sign-in button: uses the link up (once) and starts a session."""
+    try:
+        player, next_path = accounts.use_sign_in_link(get_session(), request.form.get("token"))
+    except ServiceError as error:
+        return _private(_refused(error))
+    web_sessions.end(get_session(), session.get(web_sessions.COOKIE_KEY))
     session.clear()
-    session["player_id"] = player.id
+    session[web_sessions.COOKIE_KEY] = web_sessions.start(get_session(), player)
     session.permanent = True
     flash(f"Signed in as {player.email}.")
-    return redirect(accounts.safe_next(request.args.get("next", "/")))
+    return redirect(next_path)
 
 
 @bp.post("/sign-out")
 def sign_out():
+    web_sessions.end(get_session(), session.get(web_sessions.COOKIE_KEY))
     session.clear()
     flash("Signed out.")
+    return redirect(url_for("games.home"))
+
+
+@bp.post("/sign-out-everywhere")
+@sign_in_required
+def sign_out_everywhere():
+    """End every session of the signed-in player, this one included, and
+    cancel their unused sign-in links."""
+    count = web_sessions.end_all(get_session(), current_player())
+    session.clear()
+    flash(f"Signed out on every device ({count} session{'s' if count != 1 else ''} ended).")
     return redirect(url_for("games.home"))

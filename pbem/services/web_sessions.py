@@ -1,0 +1,75 @@
+"""Signed-in browser sessions kept on the server.
+
+Signing in makes a random session id; the browser's signed cookie holds it
+and the ``web_sessions`` table its SHA-256 digest.  A session is good while
+it is not revoked and has been seen within ``PERMANENT_SESSION_LIFETIME``;
+signing out revokes it, so a copied cookie stops working, and signing out
+everywhere revokes every session of the player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from flask import current_app
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from pbem.models import Player, utcnow
+from pbem.models_auth import WebSession
+from pbem.services.accounts import cancel_sign_in_links
+
+#: the key of the session id in Flask's signed session cookie
+COOKIE_KEY = "sid"
+#: how stale ``last_seen_at`` may get before a request writes it again
+SEEN_EVERY = timedelta(hours=1)
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def start(session: Session, player: Player) -> str:
+    """A new session for ``player``; returns the id to keep in the cookie; commits."""
+    secret = secrets.token_urlsafe(32)
+    session.add(WebSession(digest=_digest(secret), player_id=player.id))
+    session.commit()
+    return secret
+
+
+def _lifetime() -> timedelta:
+    return current_app.permanent_session_lifetime
+
+
+def player_for(session: Session, secret: object) -> Player | None:
+    """The player of a live session with id ``secret``, or None."""
+    if not isinstance(secret, str) or not secret or len(secret) > 200:
+        return None
+    row = session.exec(select(WebSession).where(WebSession.digest == _digest(secret))).first()
+    now = utcnow()
+    if row is None or row.revoked_at is not None or row.last_seen_at < now - _lifetime():
+        return None
+    if row.last_seen_at < now - SEEN_EVERY:
+        session.execute(update(WebSession).where(WebSession.id == row.id).values(last_seen_at=now))
+        session.commit()
+    return session.get(Player, row.player_id)
+
+
+def end(session: Session, secret: object) -> None:
+    """Revoke the session with id ``secret`` (if any); commits."""
+    if isinstance(secret, str) and secret:
+        session.execute(update(WebSession).where(WebSession.digest == _digest(secret),
+                                                 WebSession.revoked_at.is_(None)).values(revoked_at=utcnow()))
+        session.commit()
+
+
+def end_all(session: Session, player: Player) -> int:
+    """Revoke every live session of ``player`` and cancel their unused
+    sign-in links; the number of sessions ended; commits."""
+    ended = session.execute(update(WebSession).where(WebSession.player_id == player.id,
+                                                     WebSession.revoked_at.is_(None)).values(revoked_at=utcnow()))
+    cancel_sign_in_links(session, player)
+    session.commit()
+    return ended.rowcount
