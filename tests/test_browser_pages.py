@@ -78,6 +78,8 @@ def sign_in(visitor: Visitor, email: str) -> None:
     page.click("text=mailbox")
     expect(page.locator("h1")).to_have_text("Local mailbox")
     page.locator(f"article[data-to='{email}'] a[href*='/auth/verify']").first.click()
+    expect(page.locator("h1")).to_have_text(f"Sign in as {email}")  # the link's confirmation page
+    page.click("#confirm-sign-in")
     expect(page.locator(".who")).to_have_text(email)
 
 
