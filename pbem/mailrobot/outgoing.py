@@ -236,7 +236,7 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
         _mark_failed(engine, row_id, failure, tokens.get(row_id))
 
     return send_drain(due_rows, mark_sent, mark_failed, sender or make_sender(app), backoff=retry, limit=None,
-                      before_body=before_body)
+                      before_body=before_body, now=utcnow)
 
 
 def _reserve(engine: Engine, settings: MailSettings, row_id: int, hold: timedelta,
