@@ -32,7 +32,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
