@@ -66,7 +66,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "MAIL_QUEUE_LIFETIME": 5 * 24 * 3600,  # seconds of failing (the SMTP server down included) before giving up
         "MAIL_UNCERTAIN_RETRY": 2 * 3600,  # seconds before resending a message whose end went unanswered
         "SMTP_DATA_TIMEOUT": 600,  # seconds to wait for the answer to the end of a message (RFC 5321: 10 min)
-        "MAIL_SEND_BUDGET": 60,  # seconds one outbox run may keep sending while mail is due
+        "MAIL_SEND_BUDGET": 25,  # seconds one outbox run may keep sending while mail is due (< OUTBOX_SECONDS)
         "MAIL_LISTENER": True,  # pbem serve starts a listener on the embedded default
         "MAIL_LISTENER_PROTOCOL": "smtp",  # smtp or lmtp
         "MAIL_LISTENER_HOST": "127.0.0.1",

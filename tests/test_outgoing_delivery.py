@@ -149,6 +149,34 @@ def test_a_drain_that_dies_holds_only_the_mail_it_was_sending_and_briefly(databa
         app.extensions["pbem_engine"].dispose()
 
 
+class SlowToConnect(SmtpSender):
+    """The real SMTP sender, so slow to get going that its reservation runs
+    out and another process's drain sends the mail meanwhile."""
+
+    def __init__(self, config, app, clock) -> None:
+        super().__init__(config)
+        self.app, self.clock = app, clock
+
+    def send(self, message, before_body=None) -> None:
+        self.clock.move(seconds=outgoing.reservation(self.app).total_seconds() + 1)
+        other = SmtpSender(self.config)  # another process (past this one's lock)
+        assert outgoing._drain(self.app, self.app.extensions["pbem_engine"], other, None).sent != []
+        super().send(message, before_body)
+
+
+def test_a_short_reservation_that_runs_out_never_sends_a_mail_twice(database_config, smtp_sink, clock):
+    handler, port = smtp_sink
+    app = mail_app(database_config, SMTP_HOST="127.0.0.1", SMTP_PORT=port)
+    try:
+        queue(app, "bob@example.org")
+        result = outgoing.drain(app, app.extensions["pbem_engine"], SlowToConnect(smtp_config(app.config), app, clock))
+        assert result.sent == [] and len(result.withdrawn) == 1  # checked just before the body: not ours any more
+        assert subjects(handler) == ["mail 0 to bob@example.org"]  # once
+        assert outbox_rows(app)[0].sent_at is not None
+    finally:
+        app.extensions["pbem_engine"].dispose()
+
+
 def test_an_unanswered_end_of_message_is_not_sent_again_at_once(database_config, smtp_sink, clock):
     """The sink takes the message but answers its end only after the wait
     (SMTP_DATA_TIMEOUT) is over: one copy, not a second at once; the row says

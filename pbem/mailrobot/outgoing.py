@@ -192,7 +192,7 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
     settings = mail_settings(app.config)
     retry = backoff(app.config)
     hold = reservation(app)
-    seconds = float(app.config.get("MAIL_SEND_BUDGET", 60) if budget is None else budget)
+    seconds = float(app.config.get("MAIL_SEND_BUDGET", 25) if budget is None else budget)
     deadline = time.monotonic() + seconds
     tokens: dict[int, str] = {}
 
