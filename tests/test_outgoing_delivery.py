@@ -183,15 +183,15 @@ def test_an_unanswered_end_of_message_is_not_sent_again_at_once(database_config,
     the delivery is uncertain and is tried again, with the same Message-ID,
     only after MAIL_UNCERTAIN_RETRY."""
     handler, port = smtp_sink
-    handler.delay, handler.slow = 1.5, 1
-    app = mail_app(database_config, SMTP_HOST="127.0.0.1", SMTP_PORT=port, SMTP_TIMEOUT=0.5, SMTP_DATA_TIMEOUT=0.5,
+    handler.delay, handler.slow = 3.0, 1
+    app = mail_app(database_config, SMTP_HOST="127.0.0.1", SMTP_PORT=port, SMTP_TIMEOUT=2, SMTP_DATA_TIMEOUT=1,
                    MAIL_UNCERTAIN_RETRY=3 * 3600)
     try:
         queue(app, "bob@example.org", "bob@example.org", "carol@example.org")
         started = time.monotonic()
         jobs.drain_outbox(app)
         jobs.drain_outbox(app)  # and once more at once
-        time.sleep(max(0.0, 2.0 - (time.monotonic() - started)))  # the sink is done with what it was sent
+        time.sleep(max(0.0, handler.delay + 0.5 - (time.monotonic() - started)))  # the sink is done with what it was sent
         assert subjects(handler).count("mail 0 to bob@example.org") == 1
         bob = outbox_rows(app)[0]
         assert bob.sent_at is None and bob.failed_at is None and bob.uncertain_at is not None
@@ -214,8 +214,8 @@ def test_an_unanswered_end_of_message_is_not_sent_again_at_once(database_config,
 
 def test_a_slow_answer_to_the_end_of_a_message_is_awaited_longer_than_a_command(database_config, smtp_sink):
     handler, port = smtp_sink
-    handler.delay, handler.slow = 1.0, 1
-    app = mail_app(database_config, SMTP_HOST="127.0.0.1", SMTP_PORT=port, SMTP_TIMEOUT=0.5, SMTP_DATA_TIMEOUT=5)
+    handler.delay, handler.slow = 2.0, 1
+    app = mail_app(database_config, SMTP_HOST="127.0.0.1", SMTP_PORT=port, SMTP_TIMEOUT=1, SMTP_DATA_TIMEOUT=10)
     try:
         queue(app, "bob@example.org")
         assert jobs.drain_outbox(app) == 1
