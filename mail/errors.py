@@ -18,10 +18,25 @@ class SendError(MailError):
 
     ``permanent`` is true when retrying cannot help (the server refused the
     recipient or the content with a 5xx reply); ``unreachable`` is true when
-    the server could not be reached at all (so other messages would fail too).
+    the server could not be reached at all (so other messages would fail too);
+    ``uncertain`` is true when the whole message went out but no answer to
+    its end came back, so the server may have accepted it (RFC 5321 §6.1:
+    it must not be sent again at once).
     """
 
-    def __init__(self, message: str, *, permanent: bool = False, unreachable: bool = False) -> None:
+    def __init__(self, message: str, *, permanent: bool = False, unreachable: bool = False,
+                 uncertain: bool = False) -> None:
         super().__init__(message)
         self.permanent = permanent
         self.unreachable = unreachable
+        self.uncertain = uncertain
+
+
+class SendWithdrawn(MailError):
+    """A message was not sent after all, and nothing is to be recorded: the
+    check made just before its body would have gone out said no (another
+    sender holds it), or could not be made (``stop``: the round ends)."""
+
+    def __init__(self, message: str, *, stop: bool = False) -> None:
+        super().__init__(message)
+        self.stop = stop

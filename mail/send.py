@@ -1,47 +1,49 @@
-"""Sending mail: an SMTP sender, an ``.eml`` folder sink, and the outbox drain loop.
+"""Sending mail: an SMTP sender and an ``.eml`` folder sink.
 
-The server writes outgoing mail into its outbox table in the same transaction
-as the change that caused it; :func:`drain` then delivers what is due through a
-:class:`Sender` and reports each outcome through callbacks, so the outbox can
-live anywhere:
-
-* ``fetch_due()`` -> the :class:`Outgoing` items due now, oldest first;
-* ``mark_sent(id)`` -- delivered: never send it again;
-* ``mark_failed(id, error, retry_at)`` -- not delivered; ``retry_at`` is when to
-  try again (exponential backoff), or ``None`` when it gave up for good.
-
-While the SMTP server is down nothing is lost (items stay in the outbox with a
-later ``retry_at``); once it is back, the next drain delivers every item, and
-each one once (an item is marked sent right after the server accepted it; only
-a crash between those two steps can send it twice -- at-least-once, as with
-any SMTP client).
+:class:`SmtpSender` keeps one connection open for many messages.  It waits
+``SmtpConfig.timeout`` for each command's answer but
+``SmtpConfig.data_timeout`` (ten minutes by default, RFC 5321 §4.5.3.2.6) for
+the answer to the end of a message, and never sends a message again once its
+body went out: with no answer it raises ``SendError(uncertain=True)``, since
+the server may well have accepted it (§6.1).  An outage (cannot connect, 421,
+login refused) raises ``SendError(unreachable=True)``; a 5xx refusal
+``SendError(permanent=True)``.
 
 :class:`EmlFolderSink` is the embedded default's sender: it stores each message
 as an ``.eml`` file in a folder (``instance/mail/`` for instance).
+
+The outbox loop (:func:`drain`, :class:`Backoff`, :class:`Outgoing`...) lives
+in :mod:`mail.drain` and is importable from here too.
 """
 from __future__ import annotations
 
 import os
+import re
 import smtplib
 import socket
 import ssl
 import time
 import uuid
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-from mail.errors import SendError
+from mail.errors import SendError, SendWithdrawn
 
 
 class Sender(Protocol):
-    """Anything that can deliver a message: :class:`SmtpSender`, :class:`EmlFolderSink`."""
+    """Anything that can deliver a message: :class:`SmtpSender`, :class:`EmlFolderSink`.
+
+    A sender whose ``send`` takes a ``before_body`` callback (to call just
+    before the body goes out) says so with ``checks_before_body = True``;
+    for others :func:`drain` calls it just before ``send``.
+    """
 
     def send(self, message: EmailMessage) -> None: ...
 
@@ -57,7 +59,8 @@ class SmtpConfig:
     security: str = "none"
     username: str | None = None
     password: str | None = None
-    timeout: float = 30.0
+    timeout: float = 30.0  # connecting and each command's answer
+    data_timeout: float = 600.0  # the answer to the end of the message (RFC 5321 §4.5.3.2.6: 10 minutes)
     local_hostname: str | None = None
     ssl_context: ssl.SSLContext | None = None
 
@@ -74,12 +77,71 @@ def _recipients(message: Message) -> list[str]:
     return [addr for _, addr in getaddresses(values) if addr]
 
 
+def _is_outage(code: int) -> bool:
+    """421: the service is not available (shutting down, too busy): not about the message."""
+    return code == 421
+
+
+class _CarefulData:
+    """The end of smtplib's DATA command, with care: ``before_body`` is asked
+    just before the body goes out (after "354"), ``body_sent`` tells whether
+    it did, and the answer to its end is awaited ``data_timeout`` seconds."""
+
+    data_timeout: float = 600.0
+    before_body: Callable[[], None] | None = None
+    body_sent: bool = False
+
+    def data(self, msg: bytes | str) -> tuple[int, bytes]:  # smtplib.SMTP.data, three steps added
+        self.body_sent = False
+        self.putcmd("data")  # type: ignore[attr-defined]
+        code, repl = self.getreply()  # type: ignore[attr-defined]
+        if code != 354:
+            raise smtplib.SMTPDataError(code, repl)
+        if isinstance(msg, str):
+            msg = re.sub(r"(?:\r\n|\n|\r(?!\n))", "\r\n", msg).encode("ascii")
+        data = re.sub(rb"(?m)^\.", b"..", msg)
+        if data[-2:] != b"\r\n":
+            data += b"\r\n"
+        data += b".\r\n"
+        if self.before_body is not None:
+            try:
+                self.before_body()
+            except BaseException:
+                self.close()  # type: ignore[attr-defined] - mid-DATA: the server drops the partial message
+                raise
+        self.send(data)  # type: ignore[attr-defined]
+        self.body_sent = True
+        sock = getattr(self, "sock", None)
+        if sock is not None:
+            sock.settimeout(self.data_timeout)
+        code, answer = self.getreply()  # type: ignore[attr-defined]
+        sock = getattr(self, "sock", None)
+        if sock is not None:
+            sock.settimeout(self.timeout)  # type: ignore[attr-defined]
+        return code, answer
+
+
+class _SMTP(_CarefulData, smtplib.SMTP):
+    pass
+
+
+class _SMTP_SSL(_CarefulData, smtplib.SMTP_SSL):  # noqa: N801
+    pass
+
+
 class SmtpSender:
-    """Deliver messages over SMTP, reusing one connection until :meth:`close`."""
+    """Deliver messages over SMTP, reusing one connection until :meth:`close`.
+
+    A message whose body went out is never sent again by this sender: with
+    no answer to its end it raises ``SendError(uncertain=True)``; only a
+    connection found dead before that is reopened and the message sent on it.
+    """
+
+    checks_before_body = True
 
     def __init__(self, config: SmtpConfig) -> None:
         self.config = config
-        self._smtp: smtplib.SMTP | None = None
+        self._smtp: _CarefulData | None = None
 
     def _connect(self) -> smtplib.SMTP:
         cfg = self.config
@@ -87,11 +149,11 @@ class SmtpSender:
         context = cfg.ssl_context or ssl.create_default_context()
         try:
             if security == "ssl":
-                smtp: smtplib.SMTP = smtplib.SMTP_SSL(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
-                                                      local_hostname=cfg.local_hostname, context=context)
+                smtp: smtplib.SMTP = _SMTP_SSL(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
+                                               local_hostname=cfg.local_hostname, context=context)
             elif security in {"starttls", "none"}:
-                smtp = smtplib.SMTP(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
-                                    local_hostname=cfg.local_hostname)
+                smtp = _SMTP(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
+                             local_hostname=cfg.local_hostname)
                 if security == "starttls":
                     smtp.starttls(context=context)
                     smtp.ehlo()
@@ -99,15 +161,19 @@ class SmtpSender:
                 raise SendError(f"unknown SMTP security {cfg.security!r}", permanent=True)
             if cfg.username:
                 smtp.login(cfg.username, cfg.password or "")
-        except smtplib.SMTPAuthenticationError as exc:
-            raise SendError(f"SMTP login refused: {exc.smtp_code}") from exc
+        except smtplib.SMTPAuthenticationError as exc:  # our settings, not the message: every one would fail
+            raise SendError(f"SMTP login refused: {exc.smtp_code}", unreachable=True) from exc
         except (OSError, smtplib.SMTPException, ssl.SSLError) as exc:
             raise SendError(f"cannot connect to SMTP server {cfg.host}:{cfg.resolved_port()}: {exc}",
                             unreachable=True) from exc
-        return smtp
+        smtp.data_timeout = cfg.data_timeout  # type: ignore[attr-defined]
+        return smtp  # type: ignore[return-value]
 
-    def send(self, message: EmailMessage) -> None:
-        """Send one message; raise :class:`SendError` (``permanent`` for 5xx refusals)."""
+    def send(self, message: EmailMessage, before_body: Callable[[], None] | None = None) -> None:
+        """Send one message; raise :class:`SendError` (``permanent`` for 5xx
+        refusals, ``unreachable`` for outages, ``uncertain`` when the body went
+        out unanswered).  ``before_body`` is called just before the body goes
+        out; whatever it raises (:class:`SendWithdrawn`) stops the message."""
         recipients = _recipients(message)
         if not recipients:
             raise SendError("message has no recipient", permanent=True)
@@ -116,25 +182,42 @@ class SmtpSender:
         for attempt in (1, 2):
             if self._smtp is None:
                 self._smtp = self._connect()
+            smtp = self._smtp
+            smtp.before_body, smtp.body_sent = before_body, False
             try:
-                refused = self._smtp.send_message(message, from_addr=envelope_from, to_addrs=recipients)
+                refused = smtp.send_message(message, from_addr=envelope_from,  # type: ignore[attr-defined]
+                                            to_addrs=recipients)
+            except SendWithdrawn:
+                self._drop()
+                raise
             except smtplib.SMTPRecipientsRefused as exc:
                 codes = [code for code, _ in exc.recipients.values()]
+                if any(_is_outage(c) for c in codes):
+                    self._drop()
+                    raise SendError(f"server not available: {codes}", unreachable=True) from exc
                 raise SendError(f"all recipients refused: {codes}", permanent=all(c >= 500 for c in codes)) from exc
             except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+                if _is_outage(exc.smtp_code):
+                    self._drop()
+                    raise SendError(f"server not available: {exc.smtp_code} {exc.smtp_error!r}",
+                                    unreachable=True) from exc
                 raise SendError(f"refused: {exc.smtp_code} {exc.smtp_error!r}",
                                 permanent=exc.smtp_code >= 500) from exc
-            except (smtplib.SMTPServerDisconnected, ConnectionError, socket.timeout) as exc:
+            except (smtplib.SMTPServerDisconnected, ConnectionError, socket.timeout, OSError,
+                    smtplib.SMTPException) as exc:
                 self._drop()
-                if attempt == 1:
-                    continue  # a stale kept-open connection: reconnect once
+                if smtp.body_sent:  # the server may have it: never again at once (RFC 5321 §6.1)
+                    raise SendError(f"delivery uncertain: no answer to the end of the message "
+                                    f"within {self.config.data_timeout:g} s ({exc})", uncertain=True) from exc
+                if isinstance(exc, (smtplib.SMTPServerDisconnected, ConnectionError, socket.timeout)):
+                    if attempt == 1:
+                        continue  # a stale kept-open connection: reconnect once
+                    raise SendError(f"connection lost: {exc}", unreachable=True) from exc
+                if isinstance(exc, smtplib.SMTPException):
+                    raise SendError(f"SMTP error: {exc}") from exc
                 raise SendError(f"connection lost: {exc}", unreachable=True) from exc
-            except smtplib.SMTPException as exc:
-                self._drop()
-                raise SendError(f"SMTP error: {exc}") from exc
-            except OSError as exc:
-                self._drop()
-                raise SendError(f"connection lost: {exc}", unreachable=True) from exc
+            finally:
+                smtp.before_body = None
             # Partly refused recipients (``refused``) are not retried: the
             # accepted ones must not get the message twice.
             del refused
@@ -202,94 +285,6 @@ class EmlFolderSink:
         return out
 
 
-@dataclass
-class Outgoing:
-    """One outbox item: its id (opaque to us), the message, and how often it failed already."""
-
-    id: Any
-    message: EmailMessage | bytes
-    attempts: int = 0
-
-
-@dataclass
-class Backoff:
-    """Retry delays: ``base * factor**attempts`` seconds, capped at ``cap``; give up after ``max_attempts``."""
-
-    base: float = 60.0
-    factor: float = 2.0
-    cap: float = 6 * 3600.0
-    max_attempts: int = 12
-
-    def delay(self, attempts: int) -> float:
-        return min(self.cap, self.base * self.factor ** max(0, attempts))
-
-
-@dataclass
-class DrainResult:
-    """What one :func:`drain` call did (ids per outcome)."""
-
-    sent: list[Any] = field(default_factory=list)
-    retry: list[Any] = field(default_factory=list)
-    gave_up: list[Any] = field(default_factory=list)
-    stopped: str | None = None
-
-
-def _as_message(item: EmailMessage | bytes) -> EmailMessage:
-    if isinstance(item, EmailMessage):
-        return item
-    return BytesParser(policy=policy.default).parsebytes(bytes(item))  # type: ignore[return-value]
-
-
-def drain(
-    fetch_due: Callable[[], Iterable[Outgoing]],
-    mark_sent: Callable[[Any], None],
-    mark_failed: Callable[[Any, str, "datetime | None"], None],
-    sender: Sender,
-    *,
-    backoff: Backoff | None = None,
-    now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
-    limit: int = 500,
-) -> DrainResult:
-    """Send the due outbox items once each and record the outcomes.
-
-    A temporary failure that is about the connection (the server is down)
-    stops the round after marking that one item, so the rest wait for the
-    next round instead of each timing out.  A permanent refusal, or the
-    ``max_attempts``-th failure, gives up (``retry_at=None``).  The sender is
-    closed at the end.
-    """
-    backoff = backoff or Backoff()
-    result = DrainResult()
-    try:
-        for count, item in enumerate(fetch_due()):
-            if count >= limit:
-                break
-            try:
-                sender.send(_as_message(item.message))
-            except SendError as exc:
-                attempts = item.attempts + 1
-                if exc.permanent or attempts >= backoff.max_attempts:
-                    mark_failed(item.id, str(exc), None)
-                    result.gave_up.append(item.id)
-                    continue
-                retry_at = now() + timedelta(seconds=backoff.delay(item.attempts))
-                mark_failed(item.id, str(exc), retry_at)
-                result.retry.append(item.id)
-                if exc.unreachable:
-                    result.stopped = str(exc)
-                    break
-                continue
-            except Exception as exc:  # noqa: BLE001 - a broken message must not block the outbox
-                mark_failed(item.id, f"cannot send: {exc.__class__.__name__}: {exc}", None)
-                result.gave_up.append(item.id)
-                continue
-            mark_sent(item.id)
-            result.sent.append(item.id)
-    finally:
-        sender.close()
-    return result
-
-
 def wait_for_port(host: str, port: int, timeout: float = 5.0) -> bool:
     """Return True once *host*:*port* accepts TCP connections (for tests and start-up)."""
     deadline = time.monotonic() + timeout
@@ -300,3 +295,10 @@ def wait_for_port(host: str, port: int, timeout: float = 5.0) -> bool:
         except OSError:
             time.sleep(0.05)
     return False
+
+
+from mail.drain import (  # noqa: E402 - the outbox loop, importable from here as before
+    OUTAGE, PERMANENT, REFUSED, UNCERTAIN, Backoff, DrainResult, Failure, Outgoing, drain, failure_of)
+
+__all__ = ["Sender", "SmtpConfig", "SmtpSender", "EmlFolderSink", "wait_for_port", "Backoff", "DrainResult", "Failure",
+           "Outgoing", "drain", "failure_of", "OUTAGE", "PERMANENT", "REFUSED", "UNCERTAIN"]

@@ -6,7 +6,8 @@
     pbem mail work                   (process the stored messages once)
     pbem mail send                   (send the outbox once)
     pbem mail retry ID... | --all    (re-queue shunted messages)
-    pbem mail shunt                  (list shunted messages with their reasons)
+    pbem mail retry --outgoing ID... | --outgoing --all   (re-queue given-up outgoing mail)
+    pbem mail shunt                  (list shunted messages and given-up outgoing mail, with reasons)
 """
 
 from __future__ import annotations
@@ -105,40 +106,54 @@ def send() -> None:
 
 @mail.command("retry")
 @click.argument("ids", nargs=-1, type=int)
-@click.option("--all", "everything", is_flag=True, help="every shunted message")
-def retry(ids: tuple[int, ...], everything: bool) -> None:
-    """Put shunted messages back in the queue for the next 'pbem mail work'."""
+@click.option("--all", "everything", is_flag=True, help="every shunted message (or given-up outgoing message)")
+@click.option("--outgoing", is_flag=True, help="outgoing mail that was given up, not incoming messages")
+def retry(ids: tuple[int, ...], everything: bool, outgoing: bool) -> None:
+    """Put shunted messages back in the queue for the next 'pbem mail work'
+    (with --outgoing: given-up outgoing mail, for the next send)."""
     from pbem.db import get_session
-    from pbem.mailrobot import inbox
+    from pbem.mailrobot import given_up, inbox
 
+    flag = " --outgoing" if outgoing else ""
+    what = "given-up outgoing messages" if outgoing else "shunted messages"
     if ids and everything:
-        raise click.UsageError("name the shunted messages (pbem mail retry 3 7) or give --all, not both")
+        raise click.UsageError(f"name the {what} (pbem mail retry{flag} 3 7) or give --all, not both")
     if not ids and not everything:
-        raise click.UsageError("name the shunted messages to retry (pbem mail retry 3 7), or give --all "
+        raise click.UsageError(f"name the {what} to retry (pbem mail retry{flag} 3 7), or give --all "
                                "for every one ('pbem mail shunt' lists them)")
     app = _app()
     with app.app_context():
         try:
-            done = inbox.retry(get_session(), None if everything else list(ids))
+            again = given_up.retry_given_up if outgoing else inbox.retry
+            done = again(get_session(), None if everything else list(ids))
         except ValueError as exc:
             raise click.ClickException(f"{exc}; nothing was re-queued (see pbem mail shunt)") from None
-    click.echo(f"pbem: {len(done)} message(s) re-queued" + (f": {', '.join(map(str, done))}" if done else ""))
+    click.echo(f"pbem: {len(done)}{' outgoing' if outgoing else ''} message(s) re-queued"
+               + (f": {', '.join(map(str, done))}" if done else ""))
 
 
 @mail.command("shunt")
 @click.option("--traceback", "show_traceback", is_flag=True, help="show each traceback too")
 def shunt(show_traceback: bool) -> None:
-    """List the shunted messages with their reasons."""
+    """List the shunted messages and the given-up outgoing mail, with their reasons."""
     from mail.inbound import parse_message
     from pbem.db import get_session
-    from pbem.mailrobot import inbox
+    from pbem.mailrobot import given_up, inbox
 
     app = _app()
     with app.app_context():
         rows = inbox.shunted(get_session())
-        if not rows:
+        outgoing = given_up.given_up(get_session())
+        if not rows and not outgoing:
             click.echo("pbem: the shunt is empty")
             return
+        if outgoing:
+            click.echo("pbem: outgoing mail given up (pbem mail retry --outgoing ID... | --outgoing --all):")
+            for out in outgoing:
+                click.echo(f"{out.id}\t{out.failed_at:%Y-%m-%d %H:%M}\t{out.to_addr}\t{out.subject[:60]}\t"
+                           f"{out.last_error}")
+        if rows:
+            click.echo("pbem: incoming messages shunted (pbem mail retry ID... | --all):")
         for row in rows:
             try:
                 msg = parse_message(row.raw)

@@ -65,6 +65,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "MAIL_EML_FOLDER": None,  # None: instance/mail
         "MAIL_RETRY_BASE": 60,  # seconds before the first retry; doubles each time, at most 6 hours
         "MAIL_MAX_ATTEMPTS": 12,  # failed delivery attempts before giving up
+        "MAIL_QUEUE_LIFETIME": 5 * 24 * 3600,  # seconds of failing (the SMTP server down included) before giving up
+        "MAIL_UNCERTAIN_RETRY": 2 * 3600,  # seconds before resending a message whose end went unanswered
+        "SMTP_DATA_TIMEOUT": 600,  # seconds to wait for the answer to the end of a message (RFC 5321: 10 min)
+        "MAIL_SEND_BUDGET": 25,  # seconds one outbox run may keep sending while mail is due (< OUTBOX_SECONDS)
         "MAIL_LISTENER": True,  # pbem serve starts a listener on the embedded default
         "MAIL_LISTENER_PROTOCOL": "smtp",  # smtp or lmtp
         "MAIL_LISTENER_HOST": "127.0.0.1",

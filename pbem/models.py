@@ -159,10 +159,14 @@ class OutboxMessage(SQLModel, table=True):
     in_reply_to: Optional[str] = Field(default=None, max_length=1000)  # the player's mail this answers
     thread_refs: Optional[str] = Field(default=None, sa_column=Column(Text))  # References, space separated
     position: Optional[str] = Field(default=None, sa_column=Column(Text))  # a board not stored (a preview)
-    attempts: int = 0  # delivery attempts that failed
+    attempts: int = 0  # failed delivery attempts that count towards MAIL_MAX_ATTEMPTS (refusals, uncertain)
     next_attempt_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # not before; also a lease
     last_error: Optional[str] = Field(default=None, sa_column=Column(Text))
     failed_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # gave up for good
+    outages: int = 0  # tries that found the SMTP server unavailable (not counted as attempts)
+    failing_since: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # first failure; MAIL_QUEUE_LIFETIME
+    uncertain_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # body out, no answer (yet)
+    lease: Optional[str] = Field(default=None, max_length=32)  # who holds next_attempt_at's lease
 
 
 from pbem import models_clock  # noqa: E402,F401  (the clock's tables join the metadata)

@@ -44,7 +44,8 @@ def test_with_the_smtp_server_down_then_up_every_notification_goes_out_once(data
         assert jobs.drain_outbox(app) == 0
         waiting = rows(app, OutboxMessage)
         assert all(r.sent_at is None and r.failed_at is None for r in waiting)
-        assert waiting[0].attempts == 2 and "cannot connect" in waiting[0].last_error
+        assert waiting[0].outages == 2 and "cannot connect" in waiting[0].last_error
+        assert waiting[0].attempts == 0  # an outage does not use up the attempts of a message
         handler = SinkHandler()
         controller = Controller(handler, hostname="127.0.0.1", port=port)
         controller.start()

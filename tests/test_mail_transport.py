@@ -36,7 +36,8 @@ def free_port() -> int:
 
 
 class SinkHandler:
-    """An SMTP sink: keeps every message it accepts; refuses recipients at refuse.test."""
+    """An SMTP sink: keeps every message it accepts; refuses recipients at
+    refuse.test for good (550) and at busy.test for now (450)."""
 
     def __init__(self) -> None:
         self.messages: list[tuple[str, list[str], bytes]] = []
@@ -45,6 +46,8 @@ class SinkHandler:
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
         if address.endswith("@refuse.test"):
             return "550 5.1.1 No such user"
+        if address.endswith("@busy.test"):
+            return "450 4.2.1 Mailbox busy, try later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -105,25 +108,26 @@ class MemoryOutbox:
 
     def __init__(self, messages: list[EmailMessage]) -> None:
         self.clock = datetime(2030, 1, 1, tzinfo=timezone.utc)
-        self.items = {i: {"msg": m, "attempts": 0, "due": self.clock, "sent": False, "error": None}
-                      for i, m in enumerate(messages)}
+        self.items = {i: {"msg": m, "attempts": 0, "outages": 0, "since": None, "due": self.clock, "sent": False,
+                          "error": None} for i, m in enumerate(messages)}
 
     def now(self) -> datetime:
         return self.clock
 
     def fetch_due(self):
-        return [Outgoing(i, it["msg"], it["attempts"]) for i, it in self.items.items()
+        return [Outgoing(i, it["msg"], it["attempts"], it["outages"], it["since"]) for i, it in self.items.items()
                 if not it["sent"] and it["due"] is not None and it["due"] <= self.clock]
 
     def mark_sent(self, item_id) -> None:
         assert not self.items[item_id]["sent"], "marked sent twice"
         self.items[item_id]["sent"] = True
 
-    def mark_failed(self, item_id, error, retry_at) -> None:
+    def mark_failed(self, item_id, failure) -> None:
         item = self.items[item_id]
-        item["attempts"] += 1
-        item["error"] = error
-        item["due"] = retry_at
+        item["attempts" if failure.counts else "outages"] += 1
+        item["since"] = item["since"] or self.clock
+        item["error"] = failure.error
+        item["due"] = failure.retry_at
 
 
 def test_drain_with_the_sink_down_then_up_delivers_every_message_once():
@@ -161,23 +165,40 @@ def test_drain_with_the_sink_down_then_up_delivers_every_message_once():
     assert sorted(received) == sorted(ids)  # every one, each exactly once
 
 
-def test_backoff_grows_and_gives_up():
-    port = free_port()
-    outbox = MemoryOutbox([notification(1)])
-    config = SmtpConfig(host="127.0.0.1", port=port, timeout=2)
-    backoff = Backoff(base=10, factor=2, cap=35, max_attempts=4)
+def _retry_delays(outbox: MemoryOutbox, sender, backoff: Backoff, rounds: int) -> list[float]:
+    """Drain ``rounds`` times, each when the item is due; the delays it was given until it was given up."""
     delays = []
-    for _ in range(4):
+    for _ in range(rounds):
         before = outbox.clock
-        drain(outbox.fetch_due, outbox.mark_sent, outbox.mark_failed, SmtpSender(config),
-              backoff=backoff, now=outbox.now)
+        drain(outbox.fetch_due, outbox.mark_sent, outbox.mark_failed, sender, backoff=backoff, now=outbox.now)
         due = outbox.items[0]["due"]
         if due is None:
             break
         delays.append((due - before).total_seconds())
         outbox.clock = due
+    return delays
+
+
+def test_refusals_back_off_and_give_up_after_max_attempts(sink):
+    _, port = sink
+    outbox = MemoryOutbox([notification(1, to="bob@busy.test")])
+    backoff = Backoff(base=10, factor=2, cap=35, max_attempts=4)
+    delays = _retry_delays(outbox, SmtpSender(SmtpConfig(host="127.0.0.1", port=port)), backoff, 10)
     assert delays == [10, 20, 35]
     assert outbox.items[0]["due"] is None and outbox.items[0]["attempts"] == 4
+    assert "450" in outbox.items[0]["error"] and "given up after 4" in outbox.items[0]["error"]
+
+
+def test_an_outage_does_not_use_up_attempts_and_gives_up_only_after_the_queue_lifetime():
+    outbox = MemoryOutbox([notification(1)])
+    config = SmtpConfig(host="127.0.0.1", port=free_port(), timeout=2)
+    backoff = Backoff(base=10, factor=2, cap=3600, max_attempts=4, lifetime=5 * 86400)
+    delays = _retry_delays(outbox, SmtpSender(config), backoff, 200)
+    item = outbox.items[0]
+    assert delays[:4] == [10, 20, 40, 80] and max(delays) == 3600
+    assert item["due"] is None and item["attempts"] == 0 and item["outages"] == len(delays) + 1
+    assert sum(delays) >= 5 * 86400 > sum(delays[:-1])  # retried for five days, then given up
+    assert "cannot connect" in item["error"] and "given up: failing since 2030-01-01" in item["error"]
 
 
 def test_drain_gives_up_on_a_permanent_refusal_and_sends_the_rest(sink):

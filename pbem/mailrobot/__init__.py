@@ -9,6 +9,7 @@
 * :mod:`.commands` -- the ``COMMANDS`` dict, command name -> handler;
 * :mod:`.replies` -- queueing answers in the outbox, the once-a-day limit;
 * :mod:`.outgoing` -- outbox rows as MIME messages, and the sender;
+* :mod:`.given_up` -- outgoing mail given up: listed and retried;
 * :mod:`.jobs` -- ``process_inbox``, ``drain_outbox``, ``poll_imap``: one pass
   each, for the scheduler and the ``pbem mail`` commands;
 * :mod:`.listener` -- the listener ``pbem serve`` starts.

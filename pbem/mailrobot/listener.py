@@ -2,7 +2,8 @@
 (or LMTP) listener on a local port that stores each message in the inbox,
 and a small thread that then processes the inbox and sends the outbox (and
 sends the outbox every 30 seconds anyway), so mail works with nothing else
-running.  (The scheduler runs the same jobs
+running.  The thread does a first pass as it starts, so mail stored before
+a restart is processed at once; it ends when the listener stops.  (The scheduler runs the same jobs
 periodically; running both is safe: messages and outbox rows are claimed.)"""
 
 from __future__ import annotations
@@ -41,19 +42,31 @@ def start(app: Flask, *, protocol: str | None = None, host: str | None = None, p
         unix_socket=unix_socket,
     )
     if process:
-        threading.Thread(target=_work, args=(app, wake), name="pbem-mail-worker", daemon=True).start()
+        stopping = threading.Event()
+        worker = threading.Thread(target=_work, args=(app, wake, stopping), name="pbem-mail-worker", daemon=True)
+        worker.start()
+        stop_listening = listener.stop
+
+        def stop() -> None:
+            stop_listening()
+            stopping.set()
+            wake.set()
+
+        listener.stop = stop  # type: ignore[method-assign]
     return listener
 
 
-def _work(app: Flask, wake: threading.Event) -> None:
-    while True:
-        wake.wait(timeout=SEND_EVERY)
-        wake.clear()
+def _work(app: Flask, wake: threading.Event, stopping: threading.Event) -> None:
+    """Process the inbox and send the outbox now (what was stored before a
+    restart), then whenever mail arrives or ``SEND_EVERY`` seconds pass."""
+    while not stopping.is_set():
         try:
             jobs.process_inbox(app)
             jobs.drain_outbox(app)
         except Exception:  # noqa: BLE001 - keep serving; the next message tries again
             log.exception("processing received mail failed")
+        wake.wait(timeout=SEND_EVERY)
+        wake.clear()
 
 
 def start_for_serve(app: Flask) -> str | None:

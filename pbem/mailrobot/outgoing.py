@@ -8,32 +8,43 @@ mail for replies); Reply-To the player's signed ``play+<token>@`` address for
 the game, so a plain "Reply" reaches the robot with the token; Auto-Submitted.
 
 ``drain`` sends what is due through SMTP (or the ``.eml`` folder of the
-embedded default) with ``mail.send.drain``: each row is leased before it is
-sent, so two drains never send one message twice; failures are retried with
-backoff; a row is marked sent right after the server accepted it.
+embedded default) with ``mail.send.drain``, one row at a time over one
+connection, page after page while rows are due, for at most
+``MAIL_SEND_BUDGET`` seconds.  Each row is reserved (a conditional UPDATE
+with a random ``lease`` token) just before it is sent, for ``reservation``
+(seconds); just before its body goes out the drain checks it still holds it
+and marks it in flight (``uncertain_at``, next attempt after
+``MAIL_UNCERTAIN_RETRY``), and right after the server's answer marks it sent
+or failed.  So two drains never send one row, and a crash leaves at most one
+row held: briefly if it died before the body went out, for
+``MAIL_UNCERTAIN_RETRY`` if after (the server may have it, RFC 5321 §6.1).
 
 Order: mail to one address goes out in the order it was queued.  In one
 process one drain runs at a time (the listener's thread and the embedded
-scheduler both drain); across processes a row is not leased while an
-earlier row to the same address is unsent and not given up (another drain
-holds it, or it waits for a retry), and once a row fails, later rows to
-that address wait for the next round.
+scheduler both drain); across processes a row is not claimed while an
+earlier row to the same address is waiting: neither sent, nor given up,
+nor gone out unanswered (another drain holds it, or it waits for a retry).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
+import time
+from collections.abc import Iterator
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 
 from flask import Flask
-from sqlalchemy import Engine, or_, update
+from sqlalchemy import Engine, exists, or_, update
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
 from mail.compose import compose_notification, game_root_id, Thread
-from mail.send import DrainResult, EmlFolderSink, Outgoing, Sender, SmtpSender, drain as send_drain
+from mail.send import (PERMANENT, UNCERTAIN, DrainResult, EmlFolderSink, Failure, Outgoing, Sender, SmtpSender,
+                       drain as send_drain)
 from mail.tokens import make_reply_address
 from pbem import diagrams
 from pbem.mailrobot.inbox import clean
@@ -43,8 +54,6 @@ from pbem.play import kind_of, seat_of, seats_of, state_of, turns_of
 
 log = logging.getLogger(__name__)
 
-#: a row being sent is not picked up by another drain for this long
-LEASE = timedelta(minutes=10)
 #: kinds that answer a player's mail (Auto-Submitted: auto-replied)
 REPLY_KINDS = ("reply", "error")
 #: at most this many plies are written out in the move list
@@ -143,99 +152,143 @@ def make_sender(app: Flask) -> Sender:
     return SmtpSender(config) if config is not None else EmlFolderSink(eml_folder(app))
 
 
+def reservation(app: Flask) -> timedelta:
+    """How long a row is reserved before its body goes out: long enough to
+    connect and say the commands before it (each within ``SMTP_TIMEOUT``).
+    Just before the body goes out, the reservation becomes
+    ``MAIL_UNCERTAIN_RETRY``; a drain that finds its reservation taken by
+    another sends nothing, so a short one never doubles a mail."""
+    config = smtp_config(app.config)
+    return timedelta(seconds=max(60.0, 3 * (config.timeout if config is not None else 30.0)))
+
+
 def _due(now):
     return (OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None),
             or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
 
 
+def _no_earlier_pending():
+    """No earlier row to the same address is waiting (neither sent, nor given
+    up, nor gone out unanswered): the order rule, as a condition of the claim."""
+    earlier = aliased(OutboxMessage)
+    return ~exists().where(earlier.to_addr == OutboxMessage.to_addr, earlier.id < OutboxMessage.id,
+                           earlier.sent_at.is_(None), earlier.failed_at.is_(None), earlier.uncertain_at.is_(None))
+
+
 #: one drain at a time in this process (see the module's "Order")
 _drain_lock = threading.Lock()
+#: due rows read at a time; a drain reads page after page until its budget is spent
+PAGE = 200
 
 
-def _earlier_pending(session: Session, row: OutboxMessage) -> list[int]:
-    """Ids of earlier rows to the same address that are neither sent nor given up."""
-    return list(session.exec(select(OutboxMessage.id).where(
-        OutboxMessage.to_addr == row.to_addr, OutboxMessage.id < row.id,
-        OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None))))
-
-
-def drain(app: Flask, engine: Engine, sender: Sender | None = None, limit: int = 200) -> DrainResult:
-    """Send the due outbox rows once each, in order; returns what happened."""
+def drain(app: Flask, engine: Engine, sender: Sender | None = None, budget: float | None = None) -> DrainResult:
+    """Send the due outbox rows once each, in order, for at most ``budget``
+    seconds (``MAIL_SEND_BUDGET``) while any is due; returns what happened."""
     with _drain_lock:
-        return _drain(app, engine, sender, limit)
+        return _drain(app, engine, sender, budget)
 
 
-def _drain(app: Flask, engine: Engine, sender: Sender | None, limit: int) -> DrainResult:
+def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | None) -> DrainResult:
     settings = mail_settings(app.config)
-    now = utcnow()
-    leased: dict[int, object] = {}
-    recipients: dict[int, str] = {}
-    items: list[Outgoing] = []
-    with Session(engine, expire_on_commit=False) as session:
-        ids = list(session.exec(select(OutboxMessage.id).where(*_due(now)).order_by(OutboxMessage.id).limit(limit)))
-        for row_id in ids:
-            row = session.get(OutboxMessage, row_id)
-            if any(earlier not in leased for earlier in _earlier_pending(session, row)):
-                continue  # an earlier mail to this address is not out yet: keep the order
-            previous = row.next_attempt_at
-            claimed = session.execute(
-                update(OutboxMessage).where(OutboxMessage.id == row_id, *_due(now))
-                .values(next_attempt_at=now + LEASE, message_id=row.message_id or make_msgid(domain=settings.domain))
-                .execution_options(synchronize_session=False)
-            )
+    retry = backoff(app.config)
+    hold = reservation(app)
+    seconds = float(app.config.get("MAIL_SEND_BUDGET", 25) if budget is None else budget)
+    deadline = time.monotonic() + seconds
+    tokens: dict[int, str] = {}
+
+    def due_rows() -> Iterator[Outgoing]:
+        """Each due row, reserved just before it is handed out to be sent."""
+        last = 0
+        while time.monotonic() < deadline:
+            with Session(engine) as session:
+                page = list(session.exec(select(OutboxMessage.id).where(*_due(utcnow()), OutboxMessage.id > last)
+                                         .order_by(OutboxMessage.id).limit(PAGE)))
+            if not page:
+                return
+            for row_id in page:
+                last = row_id
+                if time.monotonic() >= deadline:
+                    return
+                item = _reserve(engine, settings, row_id, hold, tokens)
+                if item is not None:
+                    yield item
+
+    def before_body(row_id: int) -> bool:
+        now = utcnow()
+        with Session(engine) as session:
+            going = session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == row_id, OutboxMessage.lease == tokens[row_id],
+                       OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None))
+                .values(uncertain_at=now, next_attempt_at=now + timedelta(seconds=retry.uncertain_delay))
+                .execution_options(synchronize_session=False))
             session.commit()
-            if claimed.rowcount != 1:
-                continue
-            leased[row_id] = previous
-            session.refresh(row)
-            try:
-                message = compose(session, settings, row)
-            except Exception as exc:  # noqa: BLE001 - a row we cannot compose must not block the others
-                log.exception("outbox message %s cannot be composed", row_id)
-                _mark(engine, row_id, failed=True, error=f"cannot compose: {exc.__class__.__name__}: {exc}")
-                leased.pop(row_id)
-                continue
-            items.append(Outgoing(row_id, message, row.attempts))
-            recipients[row_id] = row.to_addr
-
-    waiting: set[str] = set()  # addresses whose earlier mail failed in this round
-
-    def in_order():
-        for item in items:
-            if recipients[item.id] not in waiting:
-                yield item
+        return going.rowcount == 1
 
     def mark_sent(row_id: int) -> None:
-        _mark(engine, row_id, sent=True)
+        with Session(engine) as session:
+            session.execute(update(OutboxMessage).where(OutboxMessage.id == row_id)
+                            .values(sent_at=utcnow(), next_attempt_at=None, uncertain_at=None, lease=None)
+                            .execution_options(synchronize_session=False))
+            session.commit()
 
-    def mark_failed(row_id: int, error: str, retry_at) -> None:
-        if retry_at is not None:
-            waiting.add(recipients[row_id])
-        _mark(engine, row_id, failed=retry_at is None, error=error, retry_at=retry_at)
+    def mark_failed(row_id: int, failure: Failure) -> None:
+        _mark_failed(engine, row_id, failure, tokens.get(row_id))
 
-    result = send_drain(in_order, mark_sent, mark_failed, sender or make_sender(app),
-                        backoff=backoff(app.config), limit=limit)
-    handled = set(result.sent) | set(result.retry) | set(result.gave_up)
-    with Session(engine) as session:  # the rows a stopped round did not reach: release the lease
-        for row_id, previous in leased.items():
-            if row_id not in handled:
-                session.execute(update(OutboxMessage).where(OutboxMessage.id == row_id, OutboxMessage.sent_at.is_(None))
-                                .values(next_attempt_at=previous))
+    return send_drain(due_rows, mark_sent, mark_failed, sender or make_sender(app), backoff=retry, limit=None,
+                      before_body=before_body, now=utcnow)
+
+
+def _reserve(engine: Engine, settings: MailSettings, row_id: int, hold: timedelta,
+             tokens: dict[int, str]) -> Outgoing | None:
+    """Claim one due row for ``hold`` and compose it; None when it is not
+    ours to send now (another drain has it, or earlier mail to its address
+    is still waiting) or cannot be composed (then it is given up)."""
+    now = utcnow()
+    token = secrets.token_hex(8)
+    with Session(engine, expire_on_commit=False) as session:
+        row = session.get(OutboxMessage, row_id)
+        if row is None:
+            return None
+        claimed = session.execute(
+            update(OutboxMessage).where(OutboxMessage.id == row_id, *_due(now), _no_earlier_pending())
+            .values(next_attempt_at=now + hold, lease=token,
+                    message_id=row.message_id or make_msgid(domain=settings.domain))
+            .execution_options(synchronize_session=False)
+        )
         session.commit()
-    return result
+        if claimed.rowcount != 1:
+            return None
+        tokens[row_id] = token
+        session.refresh(row)
+        try:
+            message = compose(session, settings, row)
+        except Exception as exc:  # noqa: BLE001 - a row we cannot compose must not block the others
+            log.exception("outbox message %s cannot be composed", row_id)
+            _mark_failed(engine, row_id, Failure(f"cannot compose: {exc.__class__.__name__}: {exc}", None, PERMANENT),
+                         token)
+            return None
+        return Outgoing(row_id, message, row.attempts, row.outages, row.failing_since)
 
 
-def _mark(engine: Engine, row_id: int, *, sent: bool = False, failed: bool = False, error: str | None = None,
-          retry_at=None) -> None:
+def _mark_failed(engine: Engine, row_id: int, failure: Failure, token: str | None) -> None:
+    """Record a failure of the row we hold (``token``): an attempt or an
+    outage, the error, the next attempt or the end."""
     with Session(engine) as session:
         row = session.get(OutboxMessage, row_id)
-        if sent:
-            row.sent_at, row.next_attempt_at = utcnow(), None
-        else:
+        if row is None or row.sent_at is not None or (token is not None and row.lease != token):
+            return  # sent meanwhile, or another drain holds it now
+        now = utcnow()
+        if failure.counts:
             row.attempts += 1
-            row.last_error = clean(error or "", 2000)
-            row.next_attempt_at = retry_at
-            if failed:
-                row.failed_at = utcnow()
+        else:
+            row.outages += 1
+        row.failing_since = row.failing_since or now
+        row.last_error = clean(failure.error, 2000)
+        row.next_attempt_at = failure.retry_at
+        row.uncertain_at = row.uncertain_at if failure.kind == UNCERTAIN else None
+        row.lease = None
+        if failure.gave_up:
+            row.failed_at = now
         session.add(row)
         session.commit()

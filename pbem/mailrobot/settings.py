@@ -60,6 +60,7 @@ def smtp_config(config: Mapping[str, Any]) -> SmtpConfig | None:
         username=_text(config.get("SMTP_USERNAME")),
         password=config.get("SMTP_PASSWORD") or None,
         timeout=float(config.get("SMTP_TIMEOUT") or 30),
+        data_timeout=float(config.get("SMTP_DATA_TIMEOUT") or 600),
     )
 
 
@@ -69,7 +70,9 @@ def eml_folder(app: Flask) -> Path:
 
 
 def backoff(config: Mapping[str, Any]) -> Backoff:
-    return Backoff(base=float(config.get("MAIL_RETRY_BASE", 60)), max_attempts=int(config.get("MAIL_MAX_ATTEMPTS", 12)))
+    return Backoff(base=float(config.get("MAIL_RETRY_BASE", 60)), max_attempts=int(config.get("MAIL_MAX_ATTEMPTS", 12)),
+                   lifetime=float(config.get("MAIL_QUEUE_LIFETIME", 5 * 24 * 3600)),
+                   uncertain_delay=float(config.get("MAIL_UNCERTAIN_RETRY", 2 * 3600)))
 
 
 def imap_config(config: Mapping[str, Any]) -> ImapConfig | None:
