@@ -13,6 +13,7 @@ from engine.ataxx import PASS, AtaxxGame, AtaxxMove, AtaxxState
 from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name
 from engine.errors import GameOverError, MalformedTurnError, PositionError, TurnError
 from notation.base import Diagram, GameKind, Notation, Piece
+from notation.quote import quote
 
 _MOVE = re.compile(r"^([a-z][0-9])(?:-?([a-z][0-9]))?$")
 _NUMBER = re.compile(r"[0-9]+\Z")
@@ -39,14 +40,14 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
         first = parse_square(match[1]) if match else None
         second = parse_square(match[2]) if match and match[2] else None
         if first is None or (match[2] and second is None):
-            raise MalformedTurnError(f"cannot read {text!r}: {_HELP}")
+            raise MalformedTurnError(f"cannot read {quote(text)}: {_HELP}")
         if second is None:
             return AtaxxMove(first)
         if (NEAR[first] >> second) & 1:
             return AtaxxMove(second)  # a clone written from-to
         if not (FAR[first] >> second) & 1:
             raise MalformedTurnError(
-                f"cannot read {text!r}: a jump goes exactly two squares, and "
+                f"cannot read {quote(text)}: a jump goes exactly two squares, and "
                 f"{square_name(second)} is not two squares from {square_name(first)}"
             )
         return AtaxxMove(second, first)
@@ -58,7 +59,7 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
         try:
             self.game.check(state, move)
         except TurnError as error:
-            raise type(error)(f"{text.strip()!r}: {error} (position {self.format_position(state)})") from None
+            raise type(error)(f"{quote(text.strip())}: {error} (position {self.format_position(state)})") from None
         return move
 
     def format_turn(self, state: AtaxxState, move: AtaxxMove) -> str:
@@ -77,12 +78,12 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
         if fields == ["startpos"]:
             fields = ["x5o/7/7/7/7/7/o5x"]
         if not 1 <= len(fields) <= 4:
-            raise PositionError(f"{_FEN_HELP}; {text!r} has {len(fields)} fields")
+            raise PositionError(f"{_FEN_HELP}; {quote(text)} has {len(fields)} fields")
         fields += ["x", "0", "1"][len(fields) - 1 :]
         board, side, half, full = fields
         rows = board.split("/")
         if len(rows) != SIZE:
-            raise PositionError(f"the board {board!r} must have 7 ranks separated by '/'; {_FEN_HELP}")
+            raise PositionError(f"the board {quote(board)} must have 7 ranks separated by '/'; {_FEN_HELP}")
         x = o = blocked = 0
         for index, row in enumerate(rows):
             rank, file = SIZE - 1 - index, 0
@@ -103,9 +104,9 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
             else:
                 if file == SIZE:
                     continue
-            raise PositionError(f"rank {rank + 1} {row!r} must describe 7 squares with x, o, - and digits")
+            raise PositionError(f"rank {rank + 1} {quote(row)} must describe 7 squares with x, o, - and digits")
         if side.lower() not in ("x", "o", "b", "w"):
-            raise PositionError(f"the side to move is x or o, not {side!r}")
+            raise PositionError(f"the side to move is x or o, not {quote(side)}")
         if not (_NUMBER.match(half) and _NUMBER.match(full)):
             raise PositionError(f"the half-move clock and move number are whole numbers, not {half[:20]!r} and {full[:20]!r}")
         if len(half) > 6 or len(full) > 6:

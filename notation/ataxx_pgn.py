@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import RecordError
+from engine.errors import PbemError, RecordError
+from notation.quote import quote
 from notation.record import Record, replay
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
@@ -40,7 +41,9 @@ def looks_like(text: str) -> bool:
     return bool(names & {"FEN", "White", "Black", "Event"})
 
 
-def _tokens(movetext: str) -> list[str]:
+def _tokens(movetext: str) -> list[tuple[str | None, str]]:
+    """The moves of the movetext, each with the move number written
+    before it (``"12"`` for ``12.`` or ``12...``; None when there is none)."""
     text = re.sub(r";[^\n]*", " ", movetext)
     text = re.sub(r"\{[^}]*\}", " ", text)
     while True:  # drop variations, innermost first
@@ -50,13 +53,44 @@ def _tokens(movetext: str) -> list[str]:
         text = stripped
     if any(c in text for c in "{}()"):
         raise RecordError("unbalanced braces or parentheses in the movetext")
-    tokens = []
+    tokens: list[tuple[str | None, str]] = []
+    number = None
     for word in text.split():
-        word = _MOVE_NUMBER.sub("", word)
+        written = _MOVE_NUMBER.match(word)
+        if written:
+            number = written[0].rstrip(".")
+            word = word[written.end():]
         word = re.sub(r"[!?]+$", "", word)
         if word and not word.startswith("$"):
-            tokens.append(word)
+            tokens.append((number, word))
+            number = None
     return tokens
+
+
+def _check_numbers(tokens: list[tuple[str | None, str]], fen: str | None) -> None:
+    """Refuse a move number that is not the game's: ``N.`` or ``N...``
+    before a move is the full-move number of the position it is played
+    from (the FEN's last field, 1 by default, one more after each o move)."""
+    from notation import registry  # imported here: the registry imports the games
+
+    state = None
+    if fen is not None:
+        try:
+            state = registry.get("ataxx").notation.parse_position(fen)
+        except PbemError:
+            return  # replaying names the bad FEN
+    move, side = (state.fullmove, state.turn) if state is not None else (1, 0)
+    for index, (written, text) in enumerate(tokens, start=1):
+        if written is not None and (len(written) > 9 or int(written) != move):
+            shown = written if len(written) <= 9 else written[:9] + f"... ({len(written)} digits)"
+            raise RecordError(
+                f"turn {index} {quote(text)} is numbered {shown}, but it is move {move} "
+                f"({'x' if side == 0 else 'o'} to move; the number counts full moves, one more after each o move, "
+                f"from the FEN's move number or 1): write {move}{'.' if side == 0 else '...'} before it"
+            )
+        if side == 1:
+            move += 1
+        side ^= 1
 
 
 def read_pgn(text: str) -> Record:
@@ -70,22 +104,24 @@ def read_pgn(text: str) -> Record:
         if line.startswith("[") and not body:
             match = _TAG.match(line)
             if not match:
-                raise RecordError(f'line {number}: a tag pair looks like [Name "value"], not {line!r}')
+                raise RecordError(f'line {number}: a tag pair looks like [Name "value"], not {quote(line)}')
             tags[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
         elif line or body:
             body.append(raw)
-    moves = _tokens("\n".join(body))
+    tokens = _tokens("\n".join(body))
+    moves = [move for _, move in tokens]
     result = None
     if moves and moves[-1] in _RESULTS:
         result = moves.pop()
     stray = [m for m in moves if m in _RESULTS]
     if stray:
-        raise RecordError(f"the result {stray[0]!r} may only end the movetext")
+        raise RecordError(f"the result {quote(stray[0])} may only end the movetext")
     tag_result = tags.get("Result", result or "*")
     if tag_result not in _RESULTS:
-        raise RecordError(f"the Result tag {tag_result!r} is not 1-0, 0-1, 1/2-1/2 or *")
+        raise RecordError(f"the Result tag {quote(tag_result)} is not 1-0, 0-1, 1/2-1/2 or *")
     if result is not None and result != tag_result:
-        raise RecordError(f"the Result tag {tag_result!r} and the result {result!r} ending the movetext differ")
+        raise RecordError(f"the Result tag {quote(tag_result)} and the result {quote(result)} ending the movetext differ")
+    _check_numbers(tokens[: len(moves)], tags.get("FEN"))
     extra = {k: v for k, v in tags.items() if k not in _DERIVED}
     if "Adjudicated" in tags and "Termination" not in extra:
         extra["Termination"] = "adjudication: " + tags["Adjudicated"]

@@ -34,6 +34,7 @@ from engine.errors import (
     TurnError,
 )
 from notation.base import Diagram, GameKind, Notation, Piece
+from notation.quote import quote
 
 _SQ = r"[a-h][1-8]"
 _HEAD = re.compile(
@@ -55,7 +56,7 @@ _LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medi
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"cannot read {text!r}: {why}; {_HELP}")
+    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {_HELP}")
 
 
 class AttacticsNotation(Notation[AttacticsState, Any]):
@@ -77,7 +78,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         for part in (p for p in re.split(r"[\s,;]+", head["rest"]) if p):
             fill = _FILL.match(part)
             if not fill:
-                raise _malformed(text, f"{part!r} is not a fill such as d4=b2, d4=m or d4=.")
+                raise _malformed(text, f"{quote(part)} is not a fill such as d4=b2, d4=m or d4=.")
             fills.append(self._fill(state, parse_square(fill[1]), fill[2]))
         fills_t = tuple(fills)
         if head["frm"]:
@@ -108,7 +109,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         except MalformedTurnError:
             raise
         except TurnError as error:
-            raise type(error)(f"{text.strip()!r}: {error} (position {self.format_position(state)})") from None
+            raise type(error)(f"{quote(text.strip())}: {error} (position {self.format_position(state)})") from None
 
     def format_turn(self, state: AttacticsState, turn) -> str:
         return turn_text(turn)
@@ -123,7 +124,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         if len(fields) not in (2, 3):
             raise PositionError(
                 f"an Attactics position has three fields (ranks 8 to 1, player to move, number of players), "
-                f"such as {example!r}; {text!r} has {len(fields)}"
+                f"such as {example!r}; {quote(text)} has {len(fields)}"
             )
         board = _board(fields[0])
         highest = max((owner(p) + 1 for p in board if p), default=0)
@@ -216,7 +217,7 @@ def _cell(piece: int) -> str:
 def _board(text: str) -> list[int]:
     rows = text.lower().split("/")
     if len(rows) != 8:
-        raise PositionError(f"the board {text!r} must be eight ranks separated by '/', rank 8 first")
+        raise PositionError(f"the board {quote(text)} must be eight ranks separated by '/', rank 8 first")
     board = [0] * 64
     for index, row in enumerate(rows):
         rank, file, at = 7 - index, 0, 0
@@ -224,7 +225,7 @@ def _board(text: str) -> list[int]:
             cell = _CELL.match(row, at)
             if not cell or file >= 8:
                 raise PositionError(
-                    f"rank {rank + 1} {row!r} must be eight squares: '.' for empty (or a digit counting empty "
+                    f"rank {rank + 1} {quote(row)} must be eight squares: '.' for empty (or a digit counting empty "
                     f"squares) and pieces such as 1s, 2m, 3l (player, then small, medium or large)"
                 )
             if cell[1]:
@@ -234,7 +235,7 @@ def _board(text: str) -> list[int]:
                 file += int(cell[3]) if cell[3] else 1
             at = cell.end()
         if file != 8:
-            raise PositionError(f"rank {rank + 1} {row!r} describes {file} squares, not 8")
+            raise PositionError(f"rank {rank + 1} {quote(row)} describes {file} squares, not 8")
     return board
 
 

@@ -16,6 +16,7 @@ from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, P
 from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
 from engine.logger.board import CORNERS, names, order, parse_square, square_name
 from notation.base import Diagram, GameKind, Notation, Piece
+from notation.quote import quote
 
 _SQUARE = r"[a-e][1-5]"
 _MOVE = re.compile(rf"^({_SQUARE})-({_SQUARE})$")
@@ -71,12 +72,12 @@ class LoggerNotation(Notation[LoggerState, Any]):
             act = _ACTION.match(part)
             if move:
                 if stage > 0:
-                    raise _malformed(text, f"the movement {part!r} must come first")
+                    raise _malformed(text, f"the movement {quote(part)} must come first")
                 origin, move_to = parse_square(move[1]), parse_square(move[2])
                 stage = 1
             elif grow:
                 if stage > 1:
-                    raise _malformed(text, f"the growth {part.upper()!r} must come before the action")
+                    raise _malformed(text, f"the growth {quote(part.upper())} must come before the action")
                 if grow[1]:
                     pairs = [p.split(">") for p in grow[1].split(",")]
                     spawns = tuple((parse_square(a), parse_square(b)) for a, b in pairs)
@@ -97,7 +98,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
                     action = Protest(tuple(sorted(squares, key=order)))
                 stage = 3
             else:
-                what = "it" if len(parts) == 1 else repr(part)
+                what = "it" if len(parts) == 1 else quote(part)
                 raise _malformed(text, f"{what} is not a movement, a growth or an action")
         if origin is not None:
             start = state.logger_square(state.to_move)
@@ -112,7 +113,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
             return self.game.canonical(state, self.read_turn(state, text))
         except TurnError as error:
             written = text.strip() if isinstance(text, str) else text
-            raise type(error)(f"{written!r}: {error} (position {self.format_position(state)})") from None
+            raise type(error)(f"{quote(written)}: {error} (position {self.format_position(state)})") from None
 
     def format_turn(self, state: LoggerState, turn) -> str:
         if isinstance(turn, SetupTurn):
@@ -144,20 +145,20 @@ class LoggerNotation(Notation[LoggerState, Any]):
         if len(fields) != 4:
             raise PositionError(
                 f"a Logger position has four fields (ranks, player to move, scores, supplies), "
-                f"such as {example!r}; {text!r} has {len(fields)}"
+                f"such as {example!r}; {quote(text)} has {len(fields)}"
             )
         ranks, mover, scores_text, supplies_text = fields
         rows = ranks.split("/")
         if len(rows) != 5 or not all(_RANK.match(r) for r in rows):
             raise PositionError(
-                f"the board {ranks!r} must be five ranks of five characters separated by '/', "
+                f"the board {quote(ranks)} must be five ranks of five characters separated by '/', "
                 "using . s S M P and the logger digits 1-4"
             )
         scores = _numbers(scores_text, "scores")
         supplies = _numbers(supplies_text, "supplies")
         players = len(scores)
         if not 2 <= players <= 4:
-            raise PositionError(f"Logger is for 2 to 4 players; the scores {scores_text!r} name {players}")
+            raise PositionError(f"Logger is for 2 to 4 players; the scores {quote(scores_text)} name {players}")
         if len(supplies) != players:
             raise PositionError(f"{players} scores but {len(supplies)} supplies; give one of each per player")
         board = "".join(reversed(rows))
@@ -172,7 +173,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
         elif _NUMBER.match(mover) and 1 <= int(mover) <= players:
             to_move = int(mover) - 1
         else:
-            raise PositionError(f"the player to move must be 1 to {players}, or - when the game is over; not {mover!r}")
+            raise PositionError(f"the player to move must be 1 to {players}, or - when the game is over; not {quote(mover)}")
         state = LoggerState(board, to_move, scores, supplies, "S" if opts["spawn"] == "sapling" else "s")
         if to_move is not None and state.in_setup and state.logger_square(to_move) is not None:
             raise PositionError(f"in the setup round player {to_move + 1} is to move but their logger is already placed")
@@ -224,9 +225,9 @@ def _result_words(result) -> str:
 def _numbers(text: str, what: str) -> tuple[int, ...]:
     items = text.split(",")
     if not all(_NUMBER.match(i) for i in items):
-        raise PositionError(f"the {what} {text!r} must be whole numbers separated by commas, such as 0,0")
+        raise PositionError(f"the {what} {quote(text)} must be whole numbers separated by commas, such as 0,0")
     if any(len(i) > 4 for i in items):
-        raise PositionError(f"the {what} {text!r} are too large; Logger scores and supplies stay well under 100")
+        raise PositionError(f"the {what} {quote(text)} are too large; Logger scores and supplies stay well under 100")
     return tuple(int(i) for i in items)
 
 

@@ -30,9 +30,12 @@ from engine.base import winners_without
 from engine.errors import PbemError, RecordError
 from notation import registry
 from notation.base import GameKind
+from notation.quote import quote
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _ROUND = re.compile(r"^(\d+)\.\s*(.*)$")
+#: a round number inside a line, which starts a further round
+_NEXT_ROUND = re.compile(r"(?<!\S)(\d+)\.(?:\s+|$)")
 _RESULT = re.compile(r"^(\*|=|[1-9](?:=[1-9])*)$")
 _KNOWN = ("Game", "Options", "Date", "EndDate", "Start", "Result")
 
@@ -60,6 +63,9 @@ class Record:
     end_date: str | None = None
     result: str = "*"
     tags: dict[str, str] = field(default_factory=dict)  # any other tags, kept in order
+    #: the round number each turn was written under, as read from a text or
+    #: JSON record (None where it gave none); replaying checks them
+    rounds: list[int | None] = field(default_factory=list)
 
     @property
     def kind(self) -> GameKind:
@@ -90,7 +96,7 @@ class BadTurn(RecordError):
         self.text = text
         self.reason = reason
         who = f", player {player + 1}" if player is not None else ""
-        super().__init__(f"turn {number} (round {round_number}{who}) {text!r}: {reason}")
+        super().__init__(f"turn {number} (round {round_number}{who}) {quote(text)}: {reason}")
 
 
 def _options_text(options: dict[str, str]) -> str:
@@ -101,7 +107,7 @@ def _parse_options(text: str) -> dict[str, str]:
     options = {}
     for item in text.replace(",", " ").split():
         if "=" not in item:
-            raise RecordError(f"the Options tag holds name=value pairs, such as spawn=seedling; not {item!r}")
+            raise RecordError(f"the Options tag holds name=value pairs, such as spawn=seedling; not {quote(item)}")
         key, value = item.split("=", 1)
         options[key.strip()] = value.strip()
     return options
@@ -126,7 +132,7 @@ def outs(record: Record) -> dict[int, int]:
         match = _OUT_ITEM.match(item)
         if not match:
             raise RecordError(f"the {OUT} tag lists players put out on time as PLAYER@TURN, such as "
-                              f"'3@17' (player 3, out after turn 17); not {item!r}")
+                              f"'3@17' (player 3, out after turn 17); not {quote(item)}")
         player, after = int(match[1]) - 1, int(match[2])
         if player >= len(record.players):
             raise RecordError(f"the {OUT} tag names player {player + 1}, but the record has {len(record.players)} players")
@@ -168,6 +174,12 @@ def replay(record: Record) -> Replay:
         mover = kind.rules.to_move(state)
         if last is not None and mover is not None and mover <= last:
             round_number += 1
+        written = record.rounds[number - 1] if number <= len(record.rounds) else None
+        if written is not None and mover is not None and written != round_number:
+            raise BadTurn(number, round_number, mover, text,
+                          f"it is numbered round {written}, but it is a turn of round {round_number} "
+                          f"(a round is one turn of each player in turn order, counted from 1); "
+                          f"write it under {round_number}.")
         if mover in out and number > out[mover] and text.strip() != FORFEIT:
             raise BadTurn(number, round_number, mover, text,
                           f"player {mover + 1} was out after turn {out[mover]} (the {OUT} tag), "
@@ -292,8 +304,9 @@ def read_text(text: str) -> Record:
         raise RecordError("a record is text")
     tags: dict[str, str] = {}
     turns: list[str] = []
+    rounds: list[int | None] = []
     result_token = None
-    expected_round = None
+    expected_round = 1
     for line_number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith(";"):
@@ -301,7 +314,7 @@ def read_text(text: str) -> Record:
         if line.startswith("["):
             match = _TAG.match(line)
             if not match:
-                raise RecordError(f'line {line_number}: a tag pair looks like [Name "value"], not {line!r}')
+                raise RecordError(f'line {line_number}: a tag pair looks like [Name "value"], not {quote(line)}')
             if turns or result_token:
                 raise RecordError(f"line {line_number}: tag pairs come before the turns")
             tags[match[1]] = _unescape(match[2])
@@ -310,23 +323,29 @@ def read_text(text: str) -> Record:
             raise RecordError(f"line {line_number}: nothing may follow the result token {result_token!r}")
         match = _ROUND.match(line)
         if match:
-            number = int(match[1])
-            if expected_round is not None and number != expected_round:
-                raise RecordError(f"line {line_number}: round {expected_round} was expected, not {number}")
-            expected_round = number + 1
-            items = [t.strip() for t in match[2].split("|")]
-            if any(not t for t in items):
-                raise RecordError(f"line {line_number}: an empty turn between '|' separators")
-            turns.extend(items)
+            # "1. a | b 2. c | d": further rounds may follow on the same line
+            pieces = [match[1], *_NEXT_ROUND.split(match[2])]
+            for digits, body in zip(pieces[::2], pieces[1::2]):
+                if len(digits) > 9 or int(digits) != expected_round:
+                    shown = digits if len(digits) <= 9 else digits[:9] + f"... ({len(digits)} digits)"
+                    raise RecordError(f"line {line_number}: round {expected_round} was expected, not {shown}")
+                items = [t.strip() for t in body.split("|")]
+                if any(not t for t in items):
+                    raise RecordError(f"line {line_number}: an empty turn between '|' separators")
+                turns.extend(items)
+                rounds.extend([expected_round] * len(items))
+                expected_round += 1
             continue
         if _RESULT.match(line):
             result_token = line
             continue
         raise RecordError(
             f"line {line_number}: expected a round such as '2. a1-a2 G P:b2 | e5-d5 G C:d4' "
-            f"or the result token, not {line!r}"
+            f"or the result token, not {quote(line)}"
         )
-    return _from_tags(tags, turns, result_token)
+    record = _from_tags(tags, turns, result_token)
+    record.rounds = rounds
+    return record
 
 
 def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None) -> Record:
@@ -401,6 +420,7 @@ def read_json(text: str) -> Record:
         turns = [t["turn"] if isinstance(t, dict) else t for t in data.get("turns", [])]
         if not all(isinstance(t, str) for t in turns):
             raise TypeError
+        rounds = [t.get("round") if isinstance(t, dict) else None for t in data.get("turns", [])]
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("players must be a list of names")
@@ -408,6 +428,9 @@ def read_json(text: str) -> Record:
         options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     except (KeyError, TypeError, AttributeError):
         raise RecordError("turns must be a list of strings or of objects with a 'turn' string") from None
+    for number, written in enumerate(rounds, start=1):
+        if written is not None and (type(written) is not int or written < 1):
+            raise RecordError(f"the round of turn {number} is a whole number from 1, such as 1; not {quote(written)}")
     game = data.get("game")
     if not isinstance(game, str):
         raise RecordError('the record has no game, such as "game": "logger"')
@@ -428,6 +451,7 @@ def read_json(text: str) -> Record:
         end_date=data.get("end_date"),
         result=result,
         tags=tags,
+        rounds=rounds,
     )
 
 

@@ -10,6 +10,7 @@ from importlib import import_module
 
 from engine.errors import OptionError
 from notation.base import GameKind
+from notation.quote import quote
 
 # name -> "module:attribute" of a GameKind, imported on first use
 _GAMES: dict[str, str] = {
@@ -30,7 +31,7 @@ def get(name: str) -> GameKind:
     """The game called ``name`` (case-insensitive); ``OptionError`` if none."""
     key = str(name).strip().lower()
     if key not in _GAMES:
-        raise OptionError(f"unknown game {name!r}; the games are: {', '.join(names())}")
+        raise OptionError(f"unknown game {quote(name)}; the games are: {', '.join(names())}")
     if key not in _loaded:
         module, attribute = _GAMES[key].split(":")
         _loaded[key] = getattr(import_module(module), attribute)

@@ -14,11 +14,13 @@ from flask import Flask
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app, configured from the instance folder and the
-    environment (or from ``test_config`` alone, for tests)."""
-    app = Flask(__name__, instance_relative_config=True)
-    os.makedirs(app.instance_path, exist_ok=True)
-
+    environment (or from ``test_config`` alone, for tests).  The instance
+    folder is ``PBEM_INSTANCE`` when set (``pbem --instance PATH``), else
+    Flask's default (``instance/`` next to the code)."""
     from pbem import config, db
+
+    app = Flask(__name__, instance_relative_config=True, instance_path=config.instance_folder())
+    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)  # it holds the secret key and kept mail
 
     config.load(app, test_config)
     db.init_app(app)

@@ -9,11 +9,31 @@ from pbem.cli_engine import position, record
 from pbem.cli_play import play
 from pbem.cli_scheduler import scheduler
 from pbem.cli_serve import migrate, serve
+from pbem.cli_settings import set_for_command
+from pbem.config import INSTANCE_VARIABLE, ConfigError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main() -> None:
+class _Group(click.Group):
+    """The ``pbem`` group: a setting that cannot be used (``ConfigError``,
+    such as a bad ``PBEM_*`` value) is a clear error, not a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except ConfigError as error:
+            raise click.ClickException(f"{error}; fix the setting and start again") from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--instance", "instance", metavar="PATH", default=None,
+              type=click.Path(file_okay=False, resolve_path=True),
+              help=f"the instance folder: database, secret key, pbem.cfg and kept mail "
+                   f"(default: ${INSTANCE_VARIABLE}, else instance/ next to the code); made when missing")
+@click.pass_context
+def main(ctx: click.Context, instance: str | None) -> None:
     """pbem: play Icehouse games by email and on the web."""
+    if instance is not None:
+        set_for_command(ctx, INSTANCE_VARIABLE, instance)
 
 
 main.add_command(position)

@@ -1,6 +1,7 @@
 """``pbem mail``: receive, process and send mail.
 
     pbem mail serve [--protocol lmtp|smtp] [--host H] [--port P] [--socket PATH]
+                                     (or MAIL_SERVE_PROTOCOL, _HOST, _PORT)
     pbem mail ingest < message       (a mail server's pipe delivery)
     pbem mail poll                   (IMAP, from IMAP_* settings)
     pbem mail work                   (process the stored messages once)
@@ -17,6 +18,8 @@ import time
 
 import click
 
+from pbem.cli_settings import setting_option
+
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and retries
 
 
@@ -32,18 +35,20 @@ def mail() -> None:
 
 
 @mail.command("serve")
-@click.option("--protocol", type=click.Choice(["lmtp", "smtp"]), default="lmtp", show_default=True)
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8024, show_default=True, type=click.IntRange(1, 65535))
+@setting_option("MAIL_SERVE_PROTOCOL", "--protocol", type=click.Choice(["lmtp", "smtp"]), help="default: lmtp")
+@setting_option("MAIL_SERVE_HOST", "--host", help="default: 127.0.0.1")
+@setting_option("MAIL_SERVE_PORT", "--port", type=click.IntRange(1, 65535), help="default: 8024")
 @click.option("--socket", "unix_socket", default=None, help="listen on this Unix socket instead of a port")
 @click.option("--process/--store-only", default=False,
               help="also process each message and send the answers at once (default: only store; "
                    "the scheduler or 'pbem mail work' processes)")
-def serve(protocol: str, host: str, port: int, unix_socket: str | None, process: bool) -> None:
+def serve(unix_socket: str | None, process: bool) -> None:
     """Listen for mail from a mail server (LMTP or SMTP) and store it."""
     from pbem.mailrobot import listener
 
     app = _app()
+    protocol = str(app.config["MAIL_SERVE_PROTOCOL"]).lower()
+    host, port = app.config["MAIL_SERVE_HOST"], int(app.config["MAIL_SERVE_PORT"])
     running = listener.start(app, protocol=protocol, host=host, port=port, unix_socket=unix_socket, process=process)
     click.echo(f"pbem: {protocol.upper()} listener on {running.address}; stop with Ctrl-C")
     try:

@@ -7,13 +7,23 @@ import logging
 
 import click
 
+from pbem.cli_settings import setting_option
 from pbem.scheduler import INTERVALS
+
+
+def _interval_options(command):
+    """``--sweep-seconds N`` and so on: one option per job's interval."""
+    for name, (key, seconds) in reversed(sorted(INTERVALS.items())):
+        command = setting_option(key, f"--{name}-seconds", type=click.IntRange(min=1), metavar="SECONDS",
+                                 help=f"run the {name} job every SECONDS (default: {seconds})")(command)
+    return command
 
 
 @click.command("scheduler")
 @click.option("--once", is_flag=True, help="run each job once, print what it did, and exit")
 @click.option("--job", "names", multiple=True, type=click.Choice(sorted(INTERVALS) + []),
               help="run only this job (repeatable); default: all")
+@_interval_options
 def scheduler(once: bool, names: tuple[str, ...]) -> None:
     """Run the deadline sweep, the daily digest and the mail jobs on a
     schedule (DATABASE_URL or the instance folder's database).  Run one of
@@ -27,8 +37,10 @@ def scheduler(once: bool, names: tuple[str, ...]) -> None:
         for name, done in jobs.run_once(app, list(names) or None).items():
             click.echo(f"{name}: {done}")
         return
-    click.echo("pbem: scheduler running; stop it with Ctrl-C")
+    running = jobs.build(app, blocking=True, names=list(names) or None)
+    every = ", ".join(f"{job.id} every {int(job.trigger.interval.total_seconds())} s" for job in running.get_jobs())
+    click.echo(f"pbem: scheduler running ({every}); stop it with Ctrl-C")
     try:
-        jobs.build(app, blocking=True, names=list(names) or None).start()
+        running.start()
     except (KeyboardInterrupt, SystemExit):
         pass

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import click
 
+from pbem.cli_settings import setting_option
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
@@ -18,6 +20,15 @@ import click
 @click.option("--debug/--no-debug", default=None,
               help="debug mode: shows every mail, sign-in links included, at /dev/mail; for a machine of "
                    "your own only. Default: the DEBUG setting (PBEM_DEBUG), off unless set")
+@setting_option("MAIL_LISTENER", "--mail-listener/--no-mail-listener",
+                help="run the mail listener beside the server (default: on)")
+@setting_option("MAIL_LISTENER_PROTOCOL", "--mail-protocol", type=click.Choice(["smtp", "lmtp"]),
+                help="the mail listener's protocol (default: smtp)")
+@setting_option("MAIL_LISTENER_HOST", "--mail-host", help="address the mail listener listens on (default: 127.0.0.1)")
+@setting_option("MAIL_LISTENER_PORT", "--mail-port", type=click.IntRange(1, 65535),
+                help="port of the mail listener (default: 8025)")
+@setting_option("SCHEDULER", "--scheduler/--no-scheduler", to_text=lambda on: "embedded" if on else "off",
+                help="run the scheduler's jobs in this process (default: on; off when 'pbem scheduler' runs them)")
 def serve(host: str, port: int, debug: bool | None) -> None:
     """Run the pbem server (for production use gunicorn: see docs/server.md)."""
     from pbem import create_app

@@ -3,6 +3,12 @@ then environment variables, then the ``test_config`` given to ``create_app``.
 
 The embedded default needs nothing installed: SQLite at
 ``instance/pbem.sqlite3`` and mail kept in the outbox table.
+
+Every key of ``defaults`` can be set from the environment as ``PBEM_<KEY>``
+(and the names in ``ENVIRONMENT``), read with the type of its default
+(``TYPES`` where the default is None): a value that does not fit stops the
+start-up with a ``ConfigError`` naming the variable and what it takes.
+``PBEM_INSTANCE`` places the instance folder (``instance_folder``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,12 @@ from typing import Any
 import click
 from flask import Flask
 
+#: the environment variable naming the instance folder (database, secret key,
+#: pbem.cfg and kept mail); ``pbem --instance PATH`` sets it for one command
+INSTANCE_VARIABLE = "PBEM_INSTANCE"
+
 #: environment variables read at start-up, and the config key each sets
+#: (besides PBEM_<KEY> for every key of ``defaults``)
 ENVIRONMENT = {
     "DATABASE_URL": "DATABASE_URL",
     "PBEM_SECRET_KEY": "SECRET_KEY",
@@ -35,6 +46,16 @@ ENVIRONMENT = {
     "PBEM_IMAP_FOLDER": "IMAP_FOLDER",
     "PBEM_MAIL_LISTENER_PORT": "MAIL_LISTENER_PORT",
 }
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names it and what it takes."""
+
+
+def _intervals() -> dict[str, int]:
+    from pbem.scheduler import INTERVALS
+
+    return {key: seconds for key, seconds in INTERVALS.values()}
 
 
 def defaults(instance_path: str) -> dict[str, Any]:
@@ -79,18 +100,120 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "IMAP_USERNAME": None,
         "IMAP_PASSWORD": None,
         "IMAP_FOLDER": "INBOX",
+        # pbem mail serve (the listener a mail server delivers to in production)
+        "MAIL_SERVE_PROTOCOL": "lmtp",  # lmtp or smtp
+        "MAIL_SERVE_HOST": "127.0.0.1",
+        "MAIL_SERVE_PORT": 8024,
+        # the scheduler (docs/schedule.md): embedded in pbem serve, or off; job intervals in seconds
+        "SCHEDULER": "embedded",
+        **_intervals(),  # SWEEP_SECONDS, DIGEST_SECONDS, OUTBOX_SECONDS, INBOX_SECONDS, IMAP_SECONDS
+        "DIGEST_HOUR": 7,  # UTC hour after which the daily digest goes out
+        "SIGN_IN_PER_HOUR": 3,  # sign-in links mailed to one address in any hour
+        "VACATION_DAYS": 30,  # each player's yearly vacation allowance
     }
+
+
+#: the type of keys whose default (None, or a whole number where fractions
+#: make sense) does not tell it
+TYPES: dict[str, type] = {
+    "SMTP_PORT": int,
+    "IMAP_PORT": int,
+    "DEV_MAILBOX": bool,
+    "WTF_CSRF_TIME_LIMIT": int,
+    "SMTP_TIMEOUT": float,
+    "MAIL_RETRY_BASE": float,
+}
+
+#: the smallest and largest whole number a key takes (others: 0 and up)
+_RANGES: dict[str, tuple[int, int | None]] = {"DIGEST_HOUR": (0, 23), "WTF_CSRF_TIME_LIMIT": (1, None),
+                                              "SIGN_IN_MAX_AGE": (1, None), "MAIL_MAX_ATTEMPTS": (1, None),
+                                              "DIAGRAM_CACHE_SIZE": (1, None)}
+#: keys that take one of a few words
+CHOICES: dict[str, tuple[str, ...]] = {
+    "MAIL_LISTENER_PROTOCOL": ("smtp", "lmtp"),
+    "MAIL_SERVE_PROTOCOL": ("lmtp", "smtp"),
+    "SMTP_SECURITY": ("none", "starttls", "ssl"),
+    "IMAP_SECURITY": ("ssl", "starttls", "none"),
+    "SCHEDULER": ("embedded", "off"),
+}
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _range(key: str) -> tuple[int, int | None]:
+    if key.endswith("_PORT"):
+        return 1, 65535
+    if key.endswith("_SECONDS"):
+        return 1, None
+    return _RANGES.get(key, (0, None))
+
+
+def parse_value(key: str, text: str, default: Any, variable: str) -> Any:
+    """``text`` read as the type of ``key`` (from ``TYPES`` or the type of
+    its ``default``); ``ConfigError`` naming ``variable`` when it does not fit."""
+    kind = TYPES.get(key) or (type(default) if default is not None else str)
+    value = text.strip()
+    if kind is bool:
+        if value.lower() in _TRUE:
+            return True
+        if value.lower() in _FALSE:
+            return False
+        raise ConfigError(f"{variable} is true or false (1/0, yes/no, on/off), not {_shown(text)}")
+    if kind is int:
+        low, high = _range(key)
+        expected = f"a whole number from {low}" + (f" to {high}" if high is not None else "")
+        if not value.isascii() or not value.isdigit() or len(value) > 12 or not (
+                low <= int(value) and (high is None or int(value) <= high)):
+            raise ConfigError(f"{variable} is {expected}, not {_shown(text)}")
+        return int(value)
+    if kind is float:
+        try:
+            number = float(value)
+        except ValueError:
+            number = -1.0
+        if not number > 0 or number == float("inf"):
+            raise ConfigError(f"{variable} is a number of seconds greater than 0, such as 30 or 2.5, not {_shown(text)}")
+        return number
+    if key in CHOICES:
+        if value.lower() not in CHOICES[key]:
+            raise ConfigError(f"{variable} is one of {', '.join(CHOICES[key])}, not {_shown(text)}")
+        return value.lower()
+    return text
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+def environment(known: dict[str, Any]) -> dict[str, Any]:
+    """The settings the environment gives: ``PBEM_<KEY>`` for every key of
+    ``known`` (the defaults) and the names of ``ENVIRONMENT``, typed; empty
+    variables count as unset."""
+    variables = {f"PBEM_{key}": key for key in known} | ENVIRONMENT
+    found: dict[str, Any] = {}
+    for variable, key in variables.items():
+        text = os.environ.get(variable)
+        if text:
+            found[key] = parse_value(key, text, known.get(key), variable)
+    return found
+
+
+def instance_folder() -> str | None:
+    """The instance folder ``PBEM_INSTANCE`` names, made absolute (a
+    relative path is taken from the current directory); None when unset."""
+    text = os.environ.get(INSTANCE_VARIABLE, "").strip()
+    return os.path.abspath(os.path.expanduser(text)) if text else None
 
 
 def load(app: Flask, test_config: dict[str, Any] | None) -> None:
     """Fill ``app.config`` in order: defaults, instance file, environment,
     ``test_config``."""
-    app.config.from_mapping(defaults(app.instance_path))
+    known = defaults(app.instance_path)
+    app.config.from_mapping(known)
     if test_config is None:
+        from_environment = environment(known)  # first: a bad value stops before anything is read or made
         app.config.from_pyfile("pbem.cfg", silent=True)
-        for variable, key in ENVIRONMENT.items():
-            if os.environ.get(variable):
-                app.config[key] = os.environ[variable]
+        app.config.update(from_environment)
         if "PBEM_DEBUG" in os.environ:  # debug mode (and /dev/mail) only when asked for
             app.config["DEBUG"] = env_flag("PBEM_DEBUG", os.environ["PBEM_DEBUG"])
     else:

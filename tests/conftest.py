@@ -17,11 +17,16 @@ import shutil
 import pytest
 from sqlalchemy import text
 
+from sqlmodel import SQLModel
+
 from pbem import create_app
+from pbem import models  # noqa: F401  (every table joins SQLModel.metadata)
 from pbem.db import make_engine, migrate
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL")
-TABLES = ("outbox", "turns", "seats", "api_tokens", "games", "players")
+#: every table of the models, emptied before each PostgreSQL test; derived
+#: from the metadata so that a new table is never forgotten
+TABLES = tuple(table.name for table in reversed(SQLModel.metadata.sorted_tables))
 
 
 class _Postgres:

@@ -187,3 +187,26 @@ def test_pgn_reader_returns_a_record_or_raises_record_error(text):
         records.replay(record)
     except PbemError:
         pass
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ('[Event "x"]\n\n1. g2 a2 3. f2 b3 *\n', r"turn 3 'f2' is numbered 3, but it is move 2"),
+        ('[Event "x"]\n\n2. g2 a2 *\n', r"'g2' is numbered 2, but it is move 1"),
+        ('[Event "x"]\n\n1. g2 2. a2 *\n', r"'a2' is numbered 2, but it is move 1"),
+        ('[Event "x"]\n\n1. g2 a2 2. f2 1... b3 *\n', r"'b3' is numbered 1, but it is move 2"),
+        ('[Event "x"]\n[FEN "x5o/7/7/7/7/7/o5x o 0 5"]\n\n1... a2 *\n', r"numbered 1, but it is move 5"),
+        ('[Event "x"]\n\n' + "9" * 5000 + ". g2 *\n", "but it is move 1"),
+    ],
+)
+def test_pgn_move_numbers_must_match_the_game(text, words):
+    with pytest.raises(RecordError, match=words):
+        records.read(text)
+
+
+def test_pgn_move_numbers_may_be_left_out_or_written_for_o_with_dots():
+    assert records.read('[Event "x"]\n\ng2 a2 f2 *\n').turns == ["g2", "a2", "f2"]
+    assert records.read('[Event "x"]\n\n1. g2 1... a2 2.f2 *\n').turns == ["g2", "a2", "f2"]
+    fen = '[Event "x"]\n[FEN "x5o/7/7/7/7/7/o5x o 0 5"]\n\n5... a2 6. g2 *\n'
+    assert records.read(fen).turns == ["a2", "g2"]

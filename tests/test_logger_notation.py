@@ -30,7 +30,6 @@ RULING_EXAMPLE = "....2/...../s..../M..../1M... 1 0,0 2,2"
         ("e5-d5 P:c5", "e5-d5 G P:c5"),  # a bare G may be left out
         ("x:c3,b4", "G X:b4,c3"),  # protests in notation order
         ("G X:c3", "G X:c3"),
-        ("e5-e5 G X:c3", "G X:c3"),  # moving to where you stand is staying
         ("e5\u2013d5 G P:c5", "e5-d5 G P:c5"),  # an en dash, as mail clients write it
         ("\uff45\uff15\u2011d5 \uff27 P:c5", "e5-d5 G P:c5"),  # full-width letters, a non-breaking hyphen
     ],

@@ -110,6 +110,27 @@ def test_not_moving_is_a_turn():
     assert play("....2/...../...../...../1.... 1 0,0 2,2", "G P:a2").startswith("....2/...../...../s..../1....")
 
 
+@pytest.mark.parametrize("text", ["a1-a1 G P:a2", "A1 - a1 P:a2", "a1-a1"])
+def test_a_movement_to_the_square_the_logger_stands_on_is_refused(text):
+    # the rules allow 1 or 2 steps; staying is written by leaving the movement out
+    start = "....2/...../...../...../1.... 1 0,0 2,2"
+    with pytest.raises(IllegalTurnError) as error:
+        play(start, text)
+    message = str(error.value)
+    assert "a logger moves 1 or 2 squares" in message
+    assert "leave the movement out" in message
+    assert start in message  # the position is named, as for every illegal turn
+
+
+def test_the_rules_refuse_a_turn_that_moves_the_logger_to_its_own_square():
+    from engine.logger import LoggerTurn, Plant
+    from engine.logger.board import parse_square
+
+    state = position("....2/...../...../...../1.... 1 0,0 2,2")
+    with pytest.raises(IllegalTurnError, match="a logger moves 1 or 2 squares"):
+        RULES.apply(state, LoggerTurn(parse_square("a1"), (), Plant(parse_square("a2"))))
+
+
 def test_the_move_must_start_from_the_movers_logger():
     with pytest.raises(IllegalTurnError, match="is on a1, not b1"):
         play("....2/...../...../...../1.... 1 0,0 2,2", "b1-c1 G P:c2")

@@ -272,3 +272,121 @@ def test_random_games_with_a_player_out_check_and_the_out_player_never_wins(seed
                          tags={"Out": f"{out_player + 1}@{out_after}"})
     records.check(records.read_text(records.write_text(rec)))
     assert str(out_player + 1) not in rec.result.split("=")
+
+
+# -- round numbers -------------------------------------------------------------------------------
+def _lines_of_rounds(rec: records.Record) -> tuple[list[str], list[list[str]]]:
+    """The record's text split into its tag lines and its rounds (lists of turns)."""
+    text = records.write_text(rec)
+    head, body = text.split("\n\n", 1)
+    rounds = [line.split(". ", 1)[1].split(" | ") for line in body.splitlines()[:-1]]
+    return head.splitlines(), rounds
+
+
+def _text_of(head: list[str], rounds: list[list[str]], numbers=None) -> str:
+    numbers = numbers or range(1, len(rounds) + 1)
+    body = [f"{n}. " + " | ".join(turns) for n, turns in zip(numbers, rounds)]
+    return "\n".join(head) + "\n\n" + "\n".join(body) + "\n*\n"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_turn_written_under_the_wrong_round_is_refused_naming_both_numbers(players, tmp_path):
+    rec, _ = random_record(20 + players, players)
+    rec.result = "*"
+    head, rounds = _lines_of_rounds(rec)
+    # the first turn of round 2 written at the end of round 1
+    early = [rounds[0] + rounds[1][:1], rounds[1][1:], *rounds[2:]]
+    with pytest.raises(records.BadTurn, match=rf"turn {players + 1} .*numbered round 1.* round 2"):
+        records.replay(records.read_text(_text_of(head, early)))
+    # the last turn of round 1 written at the start of round 2
+    late = [rounds[0][:-1], rounds[0][-1:] + rounds[1], *rounds[2:]]
+    with pytest.raises(records.BadTurn, match=rf"turn {players} .*numbered round 2.* round 1"):
+        records.replay(records.read_text(_text_of(head, late)))
+    result = CliRunner().invoke(main, ["record", "check", write(tmp_path, _text_of(head, late))])
+    assert result.exit_code == 1
+    assert "numbered round 2" in result.stderr
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_round_numbers_must_count_from_one_without_gaps(players):
+    rec, _ = random_record(30 + players, players)
+    head, rounds = _lines_of_rounds(rec)
+    with pytest.raises(RecordError, match="round 1 was expected, not 2"):
+        records.read_text(_text_of(head, rounds, range(2, len(rounds) + 2)))
+    gap = [1, 3, *range(4, len(rounds) + 2)]
+    with pytest.raises(RecordError, match="line .*: round 2 was expected, not 3"):
+        records.read_text(_text_of(head, rounds, gap))
+
+
+def test_several_rounds_may_share_a_line_but_each_is_numbered_right():
+    head = '[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n\n'
+    one_line = records.read_text(head + "1. a1 | e5 2. a1-a3 G P:b3 | e5-c5 G P:d5\n*\n")
+    assert one_line.turns == ["a1", "e5", "a1-a3 G P:b3", "e5-c5 G P:d5"]
+    with pytest.raises(RecordError, match="round 2 was expected, not 3"):
+        records.read_text(head + "1. a1 | e5 3. a1-a3 G P:b3 | e5-c5 G P:d5\n*\n")
+
+
+def test_a_json_turn_with_the_wrong_round_is_refused():
+    rec, _ = random_record(7, 3)
+    data = json.loads(records.write_json(rec))
+    data["turns"][3]["round"] = 1
+    with pytest.raises(records.BadTurn, match="turn 4 .*numbered round 1.* round 2"):
+        records.replay(records.read_json(json.dumps(data)))
+    data["turns"][3]["round"] = "two"
+    with pytest.raises(RecordError, match="round of turn 4"):
+        records.read_json(json.dumps(data))
+
+
+def test_a_huge_round_number_is_refused_not_a_crash():
+    head = '[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n\n'
+    with pytest.raises(RecordError, match="round 1 was expected"):
+        records.read_text(head + "9" * 5000 + ". a1 | e5\n*\n")
+
+
+# -- long texts in errors are cut -----------------------------------------------------------------
+HUGE = "e5" * 50_000
+
+
+def test_an_error_about_a_100kb_turn_quotes_only_its_start(tmp_path):
+    text = f'[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n\n1. a1 | e5\n2. {HUGE}\n*\n'
+    result = CliRunner().invoke(main, ["record", "check", write(tmp_path, text)])
+    assert result.exit_code == 1
+    assert "turn 3 (round 2, player 1) 'e5e5" in result.stderr
+    assert "100000 characters" in result.stderr
+    assert len(result.stderr) < 1000
+
+
+def test_an_error_about_a_100kb_line_quotes_only_its_start():
+    with pytest.raises(RecordError) as error:
+        records.read_text(f'[Game "logger"]\n[Player1 "a"]\n\n{HUGE}\n')
+    assert "expected a round" in str(error.value)
+    assert len(str(error.value)) < 1000
+    with pytest.raises(RecordError) as error:
+        records.read_text(f'[Game "logger{HUGE}\n')
+    assert len(str(error.value)) < 1000
+
+
+@pytest.mark.parametrize("game,players", [("logger", 2), ("attactics", 2), ("ataxx", 2)])
+@pytest.mark.parametrize("turn", [HUGE, "a1-" + HUGE, "G " + HUGE, "a1 " * 30_000, "x:" + ",".join(["c3"] * 30_000)])
+def test_turn_errors_of_every_game_quote_only_the_start_of_a_huge_turn(game, players, turn):
+    from engine.errors import TurnError
+    from notation import registry
+
+    kind = registry.get(game)
+    state = kind.rules.initial_state(players)
+    if game == "logger":
+        state = kind.notation.parse_position("....2/...../..s../...../1.... 1 0,0 2,2")
+    with pytest.raises(TurnError) as error:
+        kind.notation.parse_turn(state, turn)
+    assert len(str(error.value)) < 1000
+
+
+@pytest.mark.parametrize("game", ["logger", "attactics", "ataxx"])
+def test_position_errors_quote_only_the_start_of_a_huge_position(game):
+    from engine.errors import PositionError
+    from notation import registry
+
+    for text in (HUGE, f"{HUGE} 1 0,0 2,2", f"...../...../..s../...../..... {HUGE} 0,0 2,2", f"a b c {HUGE}"):
+        with pytest.raises(PositionError) as error:
+            registry.get(game).notation.parse_position(text)
+        assert len(str(error.value)) < 1000, str(error.value)[:200]

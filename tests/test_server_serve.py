@@ -39,7 +39,8 @@ def served(tmp_path):
     port with a fresh SQLite file; yields the base URL."""
     port = free_port()
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'served.sqlite3'}", PBEM_SECRET_KEY="serve-test")
-    process = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--debug", "--port", str(port)], env=env,
+    process = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--debug", "--port", str(port),
+                                "--mail-port", str(free_port())], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     try:

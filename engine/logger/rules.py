@@ -175,9 +175,15 @@ class LoggerGame(Game[LoggerState, Turn]):
 
     def _logger_after_move(self, state: LoggerState, turn: LoggerTurn) -> int:
         start = state.logger_square(state.to_move)
-        if turn.move_to is None or turn.move_to == start:
+        if turn.move_to is None:
             return start
         reachable = self.destinations(state, start)
+        if turn.move_to == start:
+            where = f"from here it can reach {names(reachable)}" if reachable else "it is boxed in this turn"
+            raise IllegalTurnError(
+                f"the logger of player {state.to_move + 1} is already on {square_name(start)}: a logger moves "
+                f"1 or 2 squares ({where}); to stay, leave the movement out"
+            )
         if turn.move_to not in reachable:
             where = names(reachable) if reachable else "nowhere: it is boxed in and must stay"
             raise IllegalTurnError(
