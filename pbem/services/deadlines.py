@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from sqlalchemy import Engine, and_, or_, update
+from sqlalchemy import Connection, Engine, and_, or_, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -217,32 +217,35 @@ def sweep(engine: Engine, now: datetime | None = None, batch: int = 500) -> Swep
     now = now or utcnow()
     total = Swept()
     after: tuple[datetime, int] | None = None
-    while True:
-        due = _due(engine, now, batch, after)
-        for _, game_id in due:
-            done = sweep_game(engine, game_id, now)
-            if done is None:
-                continue
-            total.games += 1
-            total.reminders += done == "reminder"
-            total.timeouts += done == "timeout"
-        if len(due) < batch:
-            return total
-        after = due[-1]
+    with engine.connect() as connection:  # one connection; a transaction per game
+        while True:
+            with connection.begin():
+                due = _due(connection, now, batch, after)
+            for _, game_id in due:
+                done = sweep_game(connection, game_id, now)
+                if done is None:
+                    continue
+                total.games += 1
+                total.reminders += done == "reminder"
+                total.timeouts += done == "timeout"
+            if len(due) < batch:
+                return total
+            after = due[-1]
 
 
-def _due(engine: Engine, now: datetime, batch: int, after: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
+def _due(connection: Connection, now: datetime, batch: int,
+         after: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
     """The next ``batch`` games due at ``now`` (next check and id, in that
     order), after ``after``; a plain read that locks nothing."""
     query = select(Game.next_check_at, Game.id).where(Game.next_check_at <= now, Game.status == ACTIVE)
     if after is not None:
         at, last = after
         query = query.where(or_(Game.next_check_at > at, and_(Game.next_check_at == at, Game.id > last)))
-    with Session(engine) as session:
-        return [(at, game_id) for at, game_id in session.exec(query.order_by(Game.next_check_at, Game.id).limit(batch))]
+    rows = connection.execute(query.order_by(Game.next_check_at, Game.id).limit(batch))
+    return [(at, game_id) for at, game_id in rows]
 
 
-def sweep_game(engine: Engine, game_id: int, now: datetime) -> str | None:
+def sweep_game(bind: Engine | Connection, game_id: int, now: datetime) -> str | None:
     """Claim game ``game_id`` if it is still due at ``now``, do what is due
     and commit, all in one short transaction of its own: "reminder",
     "timeout" or "nothing"; None when another sweep or a turn got there
@@ -253,10 +256,10 @@ def sweep_game(engine: Engine, game_id: int, now: datetime) -> str | None:
     that refer to the game can still be written).  On SQLite the read takes
     no lock (pysqlite begins the transaction at the first write); in both,
     the conditional UPDATE of ``_claim`` decides."""
-    with Session(engine, expire_on_commit=False) as session:
+    with Session(bind, expire_on_commit=False) as session:
         try:
             query = select(Game).where(Game.id == game_id, Game.next_check_at <= now, Game.status == ACTIVE)
-            if engine.dialect.name == "postgresql":
+            if bind.dialect.name == "postgresql":
                 query = query.with_for_update(skip_locked=True, key_share=True)
             game = session.exec(query).first()
             done = _check(session, game, now) if game is not None else None
