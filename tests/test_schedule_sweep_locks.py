@@ -8,7 +8,10 @@ submitted from the test's own database connections while it runs.  That the
 turns went in while the sweep was still working is shown by order, not by
 time: when both turns have been committed, the sweep has not yet written all
 its reminders.  Run on SQLite and on PostgreSQL (skipped when
-``PBEM_TEST_POSTGRES_URL`` is unset)."""
+``PBEM_TEST_POSTGRES_URL`` is unset).
+
+A game whose handling fails is rolled back on its own, and the sweep goes on
+with the others."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import func, insert, select as sa_select
+from sqlalchemy import func, insert, select as sa_select, update
 from sqlmodel import Session, select
 
 from notation import registry
@@ -29,8 +32,8 @@ from pbem.services import deadlines, turns
 GAMES = 200
 
 
-def make_due_games(engine, now: datetime) -> tuple[list[int], list[Player]]:
-    """``GAMES`` two-player Logger games with 72 h turns, each 50 h into its
+def make_due_games(engine, now: datetime, count: int = GAMES) -> tuple[list[int], list[Player]]:
+    """``count`` two-player Logger games with 72 h turns, each 50 h into its
     first turn (so its 24 h reminder is due at ``now``), due one second apart
     in order of id; their ids and the two players."""
     kind = registry.get("logger")
@@ -42,7 +45,7 @@ def make_due_games(engine, now: datetime) -> tuple[list[int], list[Player]]:
                                             for i in range(2)])
         players = [row[0] for row in connection.execute(sa_select(Player.id).order_by(Player.id))]
         rows = []
-        for n in range(GAMES):
+        for n in range(count):
             start = now - timedelta(hours=50) + timedelta(seconds=n)
             rows.append({"kind": "logger", "options": kind.rules.normalize_options({}), "status": "active",
                          "random_order": False, "position": position, "ply": 0, "hours_per_turn": 72,
@@ -112,3 +115,20 @@ def test_a_turn_goes_in_while_the_sweep_works_through_many_games(request, backen
     assert sorted(reminded) == ids[:-1]
     assert done.reminders == GAMES - 1
     engine.dispose()
+
+
+def test_a_game_that_fails_is_rolled_back_alone_and_the_sweep_goes_on(app, caplog):
+    engine = app.extensions["pbem_engine"]
+    now = datetime.now(timezone.utc)
+    ids, _ = make_due_games(engine, now, count=5)
+    broken = ids[2]
+    with engine.begin() as connection:  # a position the game's notation cannot read
+        connection.execute(update(Game).where(Game.id == broken).values(position="not a position"))
+    with app.app_context():
+        done = deadlines.sweep(db.engine(), now)
+        again = deadlines.sweep(db.engine(), now)
+    assert (done.reminders, again.reminders) == (4, 0)
+    assert f"game {broken} failed" in caplog.text
+    with Session(engine) as session:
+        assert sorted(row.game_id for row in session.exec(select(ReminderSent))) == [g for g in ids if g != broken]
+        assert session.get(Game, broken).next_check_at <= now  # left as it was, for the next sweep
