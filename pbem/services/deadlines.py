@@ -3,14 +3,18 @@ reminders before it, and what happens when it passes (claim, forfeit, out).
 
 Deadlines live in the database.  ``games.next_check_at`` (indexed) holds the
 next moment the sweep must look at a game: the next reminder due or the
-deadline.  ``sweep`` finds the games due, and for each, in the same
-transaction: claims it with a conditional UPDATE on the ``next_check_at``,
-``ply`` and ``status`` it read (on PostgreSQL the rows are first locked with
-``SELECT ... FOR UPDATE SKIP LOCKED``, so two sweeps take different games),
-records the reminder or timeout (``reminders_sent`` and ``timeouts`` have
-unique keys per game and ply), queues the mail and sets the next check.  A
-timeout that changes the position goes through the same conditional UPDATE
-on the ply as ``submit_turn``, so a turn and a timeout never both apply.
+deadline.  ``sweep`` reads the games due (a plain read, no locks) and takes
+them one at a time, each in a short transaction of its own: it claims the
+game (on PostgreSQL the one row is first locked with ``SELECT ... FOR NO KEY
+UPDATE SKIP LOCKED``, so two sweeps take different games; then a conditional
+UPDATE on the ``next_check_at``, ``ply`` and ``status`` it read), records the
+reminder or timeout (``reminders_sent`` and ``timeouts`` have unique keys per
+game and ply), queues the mail, sets the next check and commits.  A game is
+held only while it is handled, so a player's turn never waits for a batch.
+A reminder changes only ``next_check_at``, which a turn does not check, so
+it never makes a turn "move on".  A timeout that changes the position goes
+through the same conditional UPDATE on the ply as ``submit_turn``, so a turn
+and a timeout never both apply.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Connection, Engine, and_, or_, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -204,42 +208,70 @@ def _sent(session: Session, game: Game) -> set[int]:
 def sweep(engine: Engine, now: datetime | None = None, batch: int = 500) -> Swept:
     """Send every reminder due and handle every deadline passed at ``now``.
     Safe to run twice, or in two processes at once.  Needs an app context
-    (for links in the mail)."""
+    (for links in the mail).
+
+    The due games are read ``batch`` at a time without locking anything;
+    each is then claimed, handled and committed in a transaction of its own
+    (``sweep_game``), so a game is held only while it is handled and a
+    player's turn never waits for the rest of the batch."""
     now = now or utcnow()
     total = Swept()
-    postgres = engine.dialect.name == "postgresql"
-    skipped: set[int] = set()
-    while True:
-        with Session(engine, expire_on_commit=False) as session:
-            query = select(Game).where(Game.next_check_at <= now, Game.status == ACTIVE)
-            if skipped:
-                query = query.where(Game.id.not_in(skipped))
-            query = query.order_by(Game.next_check_at).limit(batch)
-            if postgres:
-                query = query.with_for_update(skip_locked=True)
-            games = list(session.exec(query))
-            if not games:
-                return total
-            for game in games:
-                savepoint = session.begin_nested()
-                try:
-                    done = _check(session, game, now)
-                except Exception:  # one broken game must not stop the others
-                    log.exception("deadline sweep: game %s failed", game.id)
-                    done = None
+    after: tuple[datetime, int] | None = None
+    with engine.connect() as connection:  # one connection; a transaction per game
+        while True:
+            with connection.begin():
+                due = _due(connection, now, batch, after)
+            for _, game_id in due:
+                done = sweep_game(connection, game_id, now)
                 if done is None:
-                    savepoint.rollback()
-                else:
-                    savepoint.commit()
-                if done is None:
-                    skipped.add(game.id)
                     continue
                 total.games += 1
                 total.reminders += done == "reminder"
                 total.timeouts += done == "timeout"
+            if len(due) < batch:
+                return total
+            after = due[-1]
+
+
+def _due(connection: Connection, now: datetime, batch: int,
+         after: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
+    """The next ``batch`` games due at ``now`` (next check and id, in that
+    order), after ``after``; a plain read that locks nothing."""
+    query = select(Game.next_check_at, Game.id).where(Game.next_check_at <= now, Game.status == ACTIVE)
+    if after is not None:
+        at, last = after
+        query = query.where(or_(Game.next_check_at > at, and_(Game.next_check_at == at, Game.id > last)))
+    rows = connection.execute(query.order_by(Game.next_check_at, Game.id).limit(batch))
+    return [(at, game_id) for at, game_id in rows]
+
+
+def sweep_game(bind: Engine | Connection, game_id: int, now: datetime) -> str | None:
+    """Claim game ``game_id`` if it is still due at ``now``, do what is due
+    and commit, all in one short transaction of its own: "reminder",
+    "timeout" or "nothing"; None when another sweep or a turn got there
+    first, or the game failed (logged; the next sweep tries again).
+
+    On PostgreSQL the one row is locked with ``SELECT ... FOR NO KEY UPDATE
+    SKIP LOCKED`` (a game another sweep or a turn holds is left to it; rows
+    that refer to the game can still be written).  On SQLite the read takes
+    no lock (pysqlite begins the transaction at the first write); in both,
+    the conditional UPDATE of ``_claim`` decides."""
+    with Session(bind, expire_on_commit=False) as session:
+        try:
+            query = select(Game).where(Game.id == game_id, Game.next_check_at <= now, Game.status == ACTIVE)
+            if bind.dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True, key_share=True)
+            game = session.exec(query).first()
+            done = _check(session, game, now) if game is not None else None
+            if done is None:
+                session.rollback()
+                return None
             session.commit()
-        if len(games) < batch:
-            return total
+            return done
+        except Exception:  # one broken game must not stop the others
+            log.exception("deadline sweep: game %s failed", game_id)
+            session.rollback()
+            return None
 
 
 def _claim(session: Session, game: Game, **values: Any) -> bool:
@@ -275,7 +307,7 @@ def _check(session: Session, game: Game, now: datetime) -> str | None:
         return "nothing"
     for h in due:
         session.add(ReminderSent(game_id=game.id, ply=game.ply, hours=h, player_id=seat.player_id, sent_at=now))
-    session.flush()  # a duplicate fails here, and the savepoint undoes the mail too
+    session.flush()  # a duplicate fails here, and the rollback undoes the mail too
     player = session.get(Player, seat.player_id)
     _remind(session, game, player, seat, game.deadline - now)
     return "reminder"
