@@ -21,7 +21,7 @@ from pbem import create_app
 from pbem.db import make_engine, migrate
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL")
-TABLES = ("outbox", "turns", "seats", "api_tokens", "games", "players")
+TABLES = ("outbox", "turns", "seats", "api_tokens", "games", "players", "mail_refusals")
 
 
 class _Postgres:
