@@ -128,3 +128,8 @@ def test_mail_new_is_refused_over_the_limit_with_an_answer_naming_it(robot):  # 
     text = plain_text(answer)
     assert f"{STRANGER} has been invited 3 times in the last 24 hours" in text and "3 a day" in text
     assert count(robot.app, Game) == 3 and invitations_to(robot.app, STRANGER) == 3
+
+
+def test_the_openapi_document_lists_the_429_of_a_new_game(client):
+    responses = client.get("/api/v1/openapi.json").get_json()["paths"]["/games"]["post"]["responses"]
+    assert "429" in responses and "limit" in responses["429"]["description"]
