@@ -133,3 +133,23 @@ def test_mail_new_is_refused_over_the_limit_with_an_answer_naming_it(robot):  # 
 def test_the_openapi_document_lists_the_429_of_a_new_game(client):
     responses = client.get("/api/v1/openapi.json").get_json()["paths"]["/games"]["post"]["responses"]
     assert "429" in responses and "limit" in responses["429"]["description"]
+
+
+def test_invitations_sent_at_the_same_moment_do_not_get_past_the_limit(app, api):
+    import threading
+
+    api("bob", "carol@example.org", STRANGER)  # the stranger has a row: every request below counts its seats
+    gate = threading.Barrier(8)
+    codes: list[int] = []
+
+    def attack() -> None:
+        gate.wait()
+        codes.append(api("alice", STRANGER).status_code)
+
+    threads = [threading.Thread(target=attack) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(codes) == [201, 201] + [429] * 6, codes
+    assert invitations_to(app, STRANGER) == 3

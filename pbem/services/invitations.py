@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Sequence
 
 from flask import current_app
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from pbem.models import ACCEPTED, Game, Player, Seat, utcnow
@@ -65,17 +65,29 @@ def has_played(session: Session, player: Player) -> bool:
         Seat.player_id == player.id, Seat.status == ACCEPTED)).one() > 0
 
 
+def _lock(session: Session, inviter: Player) -> None:
+    """On SQLite, which has no row locks, take the database's write lock now
+    (a write that changes nothing), so the counts below cannot change
+    before this transaction commits."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(update(Player).where(Player.id == inviter.id).values(email=Player.email)
+                        .execution_options(synchronize_session=False))
+
+
 def check(session: Session, inviter: Player, addresses: Sequence[str]) -> None:
     """``TooMany`` when inviting ``addresses`` (normalized, the inviter's
     own left out) would go over a limit.  Locks the rows of the inviter and
-    of the invitees who are players already (PostgreSQL), so two requests at
-    once cannot both pass on the same count."""
+    of the invitees who are players already (on SQLite, the database), so two
+    requests at once cannot both pass on the same count; the lock is held
+    until the caller's transaction ends."""
     if not addresses:
         return
     since = utcnow() - WINDOW
+    _lock(session, inviter)
     known = list(session.exec(select(Player).where(Player.email.in_(list(addresses)))))
     ids = sorted({inviter.id, *(p.id for p in known)})
-    session.exec(select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()).all()
+    if session.get_bind().dialect.name != "sqlite":
+        session.exec(select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()).all()
 
     most = _limit("INVITATIONS_PER_DAY", INVITATIONS_PER_DAY)
     sent = _sent_by(session, inviter, since)
