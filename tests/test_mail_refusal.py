@@ -176,7 +176,8 @@ def test_a_refused_address_gets_no_sign_in_link_and_is_told_how_to_accept_mail_a
 def test_a_signed_in_player_finds_the_refusal_page_in_settings(server):
     client = server.app.test_client()
     sign_in(client, server.app, "alice@example.org")
-    assert 'id="refuse-mail"' in client.get("/settings").get_data(as_text=True)
+    settings = client.get("/settings").get_data(as_text=True)
+    assert "<title>Settings · pbem</title>" in settings and settings.count('id="refuse-mail"') == 1
     page = client.get("/settings/mail", follow_redirects=True)
     assert page.status_code == 200 and "alice@example.org" in page.get_data(as_text=True)
     assert page.request.path.startswith("/mail/refuse/")
