@@ -31,6 +31,8 @@ INTERNAL_ERROR = "Something went wrong on our side; your mail changed nothing. P
 #: The first line of every notification; :func:`mail.body.reply_text` cuts a
 #: reply at this line, quoted or not, whatever the mail client's quoting style.
 REPLY_MARKER = "## Reply above this line ##"
+#: The words before the refusal link at the foot of a notification.
+REFUSAL_TEXT = "To refuse all mail from this server, with one click"
 #: At most this many legal turns are listed in an error reply.
 MAX_LEGAL_LISTED = 40
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+", re.MULTILINE)
@@ -137,6 +139,7 @@ def compose_notification(
     message_id: str | None = None,
     date: datetime | None = None,
     reply_marker: bool = True,
+    refusal_link: str | None = None,
 ) -> EmailMessage:
     """Build a notification.
 
@@ -145,13 +148,20 @@ def compose_notification(
     escaped, with the *png* diagram inline in place of the text diagram when
     given.  *message_id* may be the game's root id for the first mail of a
     game; otherwise a fresh one is made.  Both parts start with
-    :data:`REPLY_MARKER` unless *reply_marker* is false.
+    :data:`REPLY_MARKER` unless *reply_marker* is false.  With a
+    *refusal_link* (a link that refuses all mail to the recipient), both
+    parts end with it and the ``List-Unsubscribe`` and
+    ``List-Unsubscribe-Post`` headers offer it for a one-click POST (RFC 8058).
     """
     msg = _base(from_addr=from_addr, to_addr=to_addr, subject=subject, domain=domain, loop_id=loop_id,
                 auto_submitted=auto_submitted, reply_to=reply_to, thread=thread, message_id=message_id,
                 date=date)
     parts = [REPLY_MARKER] if reply_marker else []
     parts += [part.strip("\n") for part in (text, diagram, after) if part and part.strip()]
+    if refusal_link:
+        msg["List-Unsubscribe"] = f"<{refusal_link}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        parts.append(f"-- \n{REFUSAL_TEXT}: {refusal_link}")
     msg.set_content("\n\n".join(parts) + "\n")
     html_parts = [f'<p style="color:#888;font-size:small">{html.escape(REPLY_MARKER)}</p>'] if reply_marker else []
     html_parts.append(_html_paragraphs(text))
@@ -163,6 +173,9 @@ def compose_notification(
         html_parts.append("<pre>" + html.escape(diagram.strip("\n")) + "</pre>")
     if after.strip():
         html_parts.append("<pre>" + html.escape(after.strip("\n")) + "</pre>")
+    if refusal_link:
+        link = html.escape(refusal_link)
+        html_parts.append(f'<hr>\n<p>{html.escape(REFUSAL_TEXT)}: <a href="{link}">{link}</a></p>')
     body = "\n".join(p for p in html_parts if p)
     msg.add_alternative(
         f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n{body}\n</body></html>\n",

@@ -67,6 +67,11 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "BASE_URL": None,  # used in mailed links; None: the request's own host
         "MAIL_FROM": "pbem@localhost",
         "SIGN_IN_MAX_AGE": 3600,  # seconds a mailed sign-in link stays valid
+        # invitation limits over 24 hours (pbem.services.invitations): sent by one player; received by one
+        # address that has not played here yet; received by one that has
+        "INVITATIONS_PER_DAY": 20,
+        "INVITATIONS_TO_NEWCOMER_PER_DAY": 3,
+        "INVITATIONS_TO_PLAYER_PER_DAY": 10,
         "DEV_MAILBOX": None,  # /dev/mail; None: on exactly when debug is on
         "DIAGRAM_CACHE_SIZE": 512,
         "MAX_CONTENT_LENGTH": 64 * 1024,  # bytes in a request body; a larger one is refused with 413

@@ -172,3 +172,4 @@ class OutboxMessage(SQLModel, table=True):
 from pbem import models_clock  # noqa: E402,F401  (the clock's tables join the metadata)
 from pbem import models_mail  # noqa: E402,F401  (the mail tables join the metadata)
 from pbem import models_auth  # noqa: E402,F401  (the sign-in tables join the metadata)
+from pbem import models_refusals  # noqa: E402,F401  (the mail refusals join the metadata)

@@ -149,7 +149,7 @@ def test_the_corpus_through_the_whole_robot(database_config, tmp_path):
     carries a traceback."""
     expected = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
     app = mail_app(database_config, MAIL_TOKEN_SECRET="fixture-secret", MAIL_ROBOT_ADDRESS="robot@pbem.test",
-                   MAIL_EML_FOLDER=str(tmp_path / "mail"))
+                   MAIL_EML_FOLDER=str(tmp_path / "mail"), INVITATIONS_TO_NEWCOMER_PER_DAY=7)
     from pbem.db import get_session
     from pbem.mailrobot.inbox import store_in
     from pbem.services import games

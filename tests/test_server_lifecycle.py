@@ -88,7 +88,8 @@ def test_declining_cancels_the_game_and_tells_the_others(session, make_players):
         games.accept(session, game.id, bob)
 
 
-def test_random_order_shuffles_the_seats_at_the_start(session, make_players):
+def test_random_order_shuffles_the_seats_at_the_start(app, session, make_players):
+    app.config.update(INVITATIONS_PER_DAY=24, INVITATIONS_TO_PLAYER_PER_DAY=24)  # 24 games in a day: over the limits
     alice, bob = make_players("alice", "bob")
     firsts = Counter()
     for _ in range(24):

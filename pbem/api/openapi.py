@@ -14,11 +14,12 @@ from pbem.api import schemas
 _ERRORS = {
     "400": "malformed JSON or an invalid body",
     "401": "no valid API token",
-    "403": "not your game",
+    "403": "not your game; for a new game, an invited address refuses all mail from this server",
     "404": "no such game",
     "409": "the game has moved on (or has not reached the ply sent), it is not your turn, or the game is not in play",
     "413": "the body is larger than the server's MAX_CONTENT_LENGTH (64 KiB by default); it was not read",
     "422": "the turn is malformed or illegal here",
+    "429": "an invitation limit is reached (the message names it and when it resets)",
 }
 
 
@@ -63,7 +64,7 @@ def document() -> dict[str, Any]:
         "get": {"summary": "your games, newest first", "responses": _responses("games", many("Game"), ("401",))},
         "post": {"summary": "create a game and invite its players",
                  "requestBody": {"required": True, "content": {"application/json": {"schema": "GameIn"}}},
-                 "responses": _responses("the new game", "GameDetail", ("400", "401"), "201")},
+                 "responses": _responses("the new game", "GameDetail", ("400", "401", "403", "429"), "201")},
     })
     spec.path("/games/{game_id}", parameters=[_GAME_ID], operations={"get": {
         "summary": "a game with its position, diagram, legal turns and turns played",

@@ -51,6 +51,7 @@ from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
 from pbem.models import Game, OutboxMessage, Player, Turn, utcnow
 from pbem.play import kind_of, seat_of, seats_of, state_of, turns_of
+from pbem.services import refusals
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,7 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
         from_addr=settings.from_addr, to_addr=row.to_addr, subject=row.subject, text=text, domain=settings.domain,
         loop_id=settings.loop_id, diagram=board, after=after, png=png, reply_to=reply_to, thread=thread,
         auto_submitted="auto-replied" if row.kind in REPLY_KINDS else "auto-generated",
-        message_id=row.message_id, date=row.created_at,
+        message_id=row.message_id, date=row.created_at, refusal_link=refusals.mail_link(row.to_addr),
     )
 
 

@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from pbem import links
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
 from pbem.models_auth import SignInLink
-from pbem.services import outbox
+from pbem.services import outbox, refusals
 from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
 
 class TooMany(ServiceError):
@@ -177,8 +177,15 @@ def _check_sign_in_rate(session: Session, address: str) -> None:
 
 def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Player:
     """Mail a sign-in link to ``email``, making the player if new; commits.
-    ``TooMany`` when the address has had ``SIGN_IN_PER_HOUR`` links this hour."""
-    _check_sign_in_rate(session, normalize_email(email))
+    ``TooMany`` when the address has had ``SIGN_IN_PER_HOUR`` links this hour;
+    ``RefusesMail`` when it refused all mail from the server."""
+    address = normalize_email(email)
+    if refusals.refuses(session, address):
+        raise refusals.RefusesMail(
+            f"{address} refuses all mail from this server (it chose so with the link at the foot of our mail), "
+            "so no sign-in link can be sent; to accept mail again, open that link from any mail this server "
+            "sent you and press 'Accept mail from this server again'")
+    _check_sign_in_rate(session, address)
     player = player_for_email(session, email)
     link = sign_in_link(session, player, next_path)
     minutes = current_app.config["SIGN_IN_MAX_AGE"] // 60

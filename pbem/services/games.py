@@ -32,7 +32,7 @@ from pbem.models import (
     utcnow,
 )
 from pbem.play import game_for_player, kind_of, seated_players, seats_of
-from pbem.services import deadlines, notify
+from pbem.services import deadlines, invitations, notify, refusals
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
@@ -51,7 +51,9 @@ def create_game(
 ) -> Game:
     """Create a game of ``kind_name`` for the players at ``emails`` in turn
     order (the creator is put first when not listed), invite the others and
-    mail them; commits.  ``BadInput`` names any bad argument."""
+    mail them; commits.  ``BadInput`` names any bad argument; ``RefusesMail``
+    (403) an invitee that refused all mail; ``TooMany`` (429) an invitation
+    limit reached (``pbem.services.invitations``)."""
     try:
         kind = registry.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
@@ -80,6 +82,9 @@ def create_game(
     else:
         raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
     control = deadlines.time_control_for(hours, time_control)
+    invited = [address for address in addresses if address != creator.email]
+    refusals.check_accepts_mail(session, invited)
+    invitations.check(session, creator, invited)
     game = Game(
         kind=kind.name,
         options=normalized,

@@ -1,13 +1,18 @@
 """Mail waiting to be sent.  Services queue messages here inside their own
 transaction, so a message exists exactly when the change it reports does.
 The mail issue's sender sends and marks them; the embedded default shows them
-at /dev/mail."""
+at /dev/mail.
+
+An address that refused all mail (``pbem.services.refusals``) gets none:
+``queue`` is the one place every outgoing mail passes, and it drops mail to
+such an address (the row is returned but never stored, so never sent)."""
 
 from __future__ import annotations
 
 from sqlmodel import Session, select
 
 from pbem.models import OutboxMessage
+from pbem.services.refusals import refuses
 
 
 def queue(
@@ -23,9 +28,12 @@ def queue(
 ) -> OutboxMessage:
     """Add a message to the outbox (committed with the caller's transaction).
     ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
-    ``reply``...); the mail sender (``pbem.mailrobot.outgoing``) composes it."""
+    ``reply``...); the mail sender (``pbem.mailrobot.outgoing``) composes it.
+    Mail to an address that refused all mail is not stored: the row returned
+    is not in the session."""
     message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind)
-    session.add(message)
+    if not refuses(session, to):
+        session.add(message)
     return message
 
 

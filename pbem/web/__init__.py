@@ -41,13 +41,15 @@ def enable_dev_mailbox(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    from pbem.web import auth, devmail, games, schedule, tokens
+    from pbem.web import auth, devmail, games, refusal, schedule, tokens
 
     csrf.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tokens.bp)
     app.register_blueprint(schedule.bp)
+    app.register_blueprint(refusal.bp)
+    csrf.exempt(refusal.bp)  # authorised by the signed token in the link (RFC 8058 one-click POST)
     if dev_mailbox_enabled(app):
         enable_dev_mailbox(app)
     app.jinja_env.filters["linkify"] = linkify

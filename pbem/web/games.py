@@ -49,7 +49,7 @@ def new_game():
     player = current_player()
     form = {"kind": "logger" if "logger" in registry.names() else registry.names()[0],
             "players": player.email + "\n", "hours": "", "random_order": False, **time_control_form({})}
-    error = None
+    error, status = None, 400
     if request.method == "POST":
         form = {
             "kind": request.form.get("kind", ""),
@@ -74,11 +74,11 @@ def new_game():
                                          random_order=form["random_order"],
                                          **time_control_args(form, hours))
             except ServiceError as failure:
-                error = failure.message
+                error, status = failure.message, failure.status
             else:
                 flash(f"Game {game.id} created; the invitations are on their way.")
                 return redirect(url_for("games.show", game_id=game.id))
-    return render_template("new_game.html", kinds=_kinds(), form=form, error=error), 400 if error else 200
+    return render_template("new_game.html", kinds=_kinds(), form=form, error=error), status if error else 200
 
 
 def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):

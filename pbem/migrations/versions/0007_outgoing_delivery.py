@@ -1,7 +1,7 @@
 """outgoing delivery: outages apart from attempts, failing since, uncertain deliveries, leases
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-11-23
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 revision = '0007'
-down_revision = '0005'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 
