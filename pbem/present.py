@@ -10,7 +10,7 @@ from sqlmodel import Session
 from engine.errors import PbemError
 from pbem.models import ACTIVE, Game, Player, Seat
 from pbem.play import kind_of, seated_players, state_of, title_of, turns_of
-from pbem.services import deadlines
+from pbem.services import deadlines, gamestate
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
@@ -19,7 +19,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
     mover = kind.rules.to_move(state) if state is not None and game.status == ACTIVE else None
     players = []
     you = None
-    agreeing = {int(n) for n in (game.draw_offer or "").split(",") if n.isdigit()}
+    agreeing = gamestate.draw_offer_seats(game)
     for seat, player in seated_players(session, game):
         players.append(
             {

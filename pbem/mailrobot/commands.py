@@ -37,7 +37,7 @@ from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player,
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import turns, vacations
+from pbem.services import gamestate, turns, vacations
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 
 class AlreadyProcessed(Exception):
@@ -226,7 +226,7 @@ def draw(ctx: Context, cmd: c.Command) -> None:
     if game.status != ACTIVE:
         raise GameNotActive(f"game {game.id} is {game.status}, so you cannot offer a draw")
     seat = seat_of(ctx.session, game, ctx.player)
-    agreeing = {int(n) for n in (game.draw_offer or "").split(",") if n.strip().isdigit()} | {seat.number}
+    agreeing = gamestate.draw_offer_seats(game) | {seat.number}
     ctx.claim()
     if len(agreeing) == len(seats_of(ctx.session, game)):
         ctx.reply(f"You agreed to the draw: game {game.id} is drawn.", board=False)

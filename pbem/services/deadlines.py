@@ -24,17 +24,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from sqlalchemy import Connection, Engine, and_, or_, update
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import Connection, Engine, and_, or_
 from sqlmodel import Session, select
 
 from pbem.db import rolls_back
-from pbem.models import ACTIVE, FINISHED, Game, Player, Seat, Turn, utcnow
+from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
 from engine.base import winners_without
 from pbem.play import game_for_player, kind_of, seated_players, seats_of, state_of
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
-from pbem.services import notify
+from pbem.services import gamestate, notify
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 from pbem.timecontrol import Clock, Interval, TimeControl, TimeControlError, counted, deadline as deadline_after
 
@@ -145,13 +144,18 @@ def _next_check(due: datetime, start: datetime, hours: list[int], sent: set[int]
     return min(moments + [due])
 
 
-def bank_after_turn(session: Session, game: Game, seat: Seat, now: datetime) -> None:
-    """Charge the turn that just ended to the mover's time bank."""
+_TURN_STARTED = object()
+
+
+def bank_after_turn(session: Session, game: Game, seat: Seat, now: datetime, started: Any = _TURN_STARTED) -> None:
+    """Charge the turn that just ended (begun at ``started``, default: the
+    game's ``turn_started_at``) to the mover's time bank."""
     control = control_of(game)
-    if control is None or not control.has_bank or game.turn_started_at is None:
+    started = game.turn_started_at if started is _TURN_STARTED else started
+    if control is None or not control.has_bank or started is None:
         return
-    vacations = vacations_of(session, seat.player_id, game.turn_started_at)
-    used = counted(game.turn_started_at, now, control.weekends, vacations)
+    vacations = vacations_of(session, seat.player_id, started)
+    used = counted(started, now, control.weekends, vacations)
     bank = Clock(_bank(seat, control)).after_turn(control, used).bank
     seat.bank_seconds = int(bank.total_seconds())
     session.add(seat)
@@ -182,13 +186,7 @@ def reschedule(session: Session, game: Game) -> None:
         seat = _mover_seat(session, game)
         hours = reminder_hours(session, seat.player_id) if seat else []
         values["next_check_at"] = _next_check(values["deadline"], game.turn_started_at, hours, sent)
-    done = session.execute(
-        update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
-        .values(**values).execution_options(synchronize_session=False)
-    )
-    if done.rowcount == 1:
-        for key, value in values.items():
-            set_committed_value(game, key, value)
+    gamestate.set_clock(session, game, **values)
 
 
 def _mover_seat(session: Session, game: Game) -> Seat | None:
@@ -275,18 +273,9 @@ def sweep_game(bind: Engine | Connection, game_id: int, now: datetime) -> str | 
 
 
 def _claim(session: Session, game: Game, **values: Any) -> bool:
-    """Take the game for this sweep: only if it is as we read it."""
-    done = session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE,
-               Game.next_check_at == game.next_check_at)
-        .values(**values).execution_options(synchronize_session=False)
-    )
-    if done.rowcount != 1:
-        return False
-    for key, value in values.items():
-        set_committed_value(game, key, value)
-    return True
+    """Take the game for this sweep: only if it is as we read it (ply,
+    status and next check)."""
+    return gamestate.claim(session, game, game.ply, ACTIVE, expected_check=game.next_check_at, **values)
 
 
 def _check(session: Session, game: Game, now: datetime) -> str | None:
@@ -439,17 +428,15 @@ def values_after(session: Session, game: Game, state: Any, ply: int, now: dateti
             state = rules.forfeit_turn(state)
             ply += 1
             skipped.append(clock_turn(game, ply, seats[mover], kind.notation.format_position(state), now, OUT_TEXT))
-    values: dict[str, Any] = {"position": kind.notation.format_position(state), "ply": ply, "draw_offer": None}
-    values.update(turn_values(session, game, state, now))
+    values = gamestate.advance_values(kind.notation.format_position(state), ply, turn_values(session, game, state, now))
     winners = winners_without(rules, state, out) if out else None
     if winners is None and not rules.is_over(state):
         return values, skipped
     outcome = rules.result(state)
     if not out:
-        result = outcome.tag() if outcome else "="
+        winners = outcome.winners if outcome else ()
         termination = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
     else:
-        result = "=".join(str(p + 1) for p in winners)
         label = kind.notation.player_label
         names = ", ".join(f"player {label(n)}" for n in sorted(out))
         if not rules.is_over(state):
@@ -459,8 +446,7 @@ def values_after(session: Session, game: Game, state: Any, ply: int, now: dateti
         else:
             why = "the best placed of the players still in the game"
         termination = f"game over: {why} (out on time: {names})"
-    values.update(status=FINISHED, finished_at=now, deadline=None, next_check_at=None, result=result,
-                  termination=_short(termination))
+    values.update(gamestate.finish_values(winners, _short(termination), now))
     return values, skipped
 
 
@@ -478,8 +464,7 @@ def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> s
     except NotImplementedError:
         others = [s.number for s, _ in seated if s.number != seat.number]
         termination = _short(f"{who} ran out of time")
-        if not _claim(session, game, status=FINISHED, result="=".join(str(n + 1) for n in others),
-                      termination=termination, finished_at=now, deadline=None, next_check_at=None, draw_offer=None):
+        if not _claim(session, game, **gamestate.finish_values(others, termination, now)):
             return None
         _record(session, game, seat, "out", "out", now, ply=ply)
         notify.ended(session, game, termination + ", and is out of the game.")
@@ -492,8 +477,7 @@ def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> s
         termination = f"{who} ran out of time and is out of the game"
         if len(seated) > 2:
             termination += f"; player {label(last_seat.number)} ({last.display_name}) is the last player left"
-        values: dict[str, Any] = dict(status=FINISHED, result=str(last_seat.number + 1), termination=_short(termination),
-                                      finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
+        values: dict[str, Any] = gamestate.finish_values([last_seat.number], _short(termination), now)
     else:
         values, skipped = values_after(session, game, state, ply, now, out=out)
     if not _claim(session, game, **values):
@@ -540,19 +524,13 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
     others = [s.number for s, _ in seated_players(session, game) if s.number != mover.number]
     termination = (f"player {label(mover.number)} ({late.display_name}) ran out of time; "
                    f"player {label(seat.number)} ({player.display_name}) claimed the win")
-    done = session.execute(
-        update(Game).where(Game.id == game.id, Game.ply == game.ply, Game.status == ACTIVE)
-        .values(status=FINISHED, result="=".join(str(n + 1) for n in others), termination=termination,
-                finished_at=now, deadline=None, next_check_at=None, draw_offer=None)
-        .execution_options(synchronize_session=False)
-    )
-    if done.rowcount != 1:
+    ply = game.ply
+    if not gamestate.finish(session, game, others, termination, now):
         session.rollback()
         raise Conflict(f"game {game.id} changed while you were looking (a turn may have been played); reload it")
-    if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first():
-        session.add(Timeout(game_id=game.id, ply=game.ply, seat=mover.number, policy=control_of(game).on_timeout,
+    if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == ply)).first():
+        session.add(Timeout(game_id=game.id, ply=ply, seat=mover.number, policy=control_of(game).on_timeout,
                             outcome="claimed", created_at=now))
-    session.expire(game)
     notify.ended(session, game, termination + ".")
     session.commit()
     return game

@@ -2,8 +2,10 @@
 when everyone has joined, resign, offer and accept a draw, abandon.
 
 These change a game's status, never its position; turns go through
-``pbem.services.turns``.  Each status change is a conditional UPDATE on the
-status the caller saw, so it cannot overwrite a change that raced it.
+``pbem.services.turns``.  Each change goes through the one door,
+``pbem.services.gamestate``: a conditional UPDATE on the ply and status the
+caller saw, so it cannot overwrite a change that raced it (a draw offer read
+before a turn was played is refused, not written after the turn).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from sqlalchemy import update
 from sqlmodel import Session
 
 from engine.errors import PbemError
@@ -21,7 +22,6 @@ from pbem.models import (
     ABANDONED,
     ACCEPTED,
     ACTIVE,
-    CANCELLED,
     DECLINED,
     FINISHED,
     INVITED,
@@ -32,7 +32,7 @@ from pbem.models import (
     utcnow,
 )
 from pbem.play import game_for_player, kind_of, seated_players, seats_of
-from pbem.services import deadlines, invitations, notify, refusals
+from pbem.services import deadlines, gamestate, invitations, notify, refusals
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
@@ -123,18 +123,9 @@ def _require_status(game: Game, *statuses: str, doing: str) -> None:
         raise GameNotActive(f"game {game.id} is {game.status}, so you cannot {doing}")
 
 
-def _claim(session: Session, game: Game, seen_status: str, **values: Any) -> None:
-    """Change the game row only if its status is still ``seen_status``."""
-    result = session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.status == seen_status)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount != 1:
-        session.rollback()
-        raise Conflict(f"game {game.id} changed while you were looking; reload it and try again")
-    session.expire(game)
+def _moved(session: Session, game: Game) -> Conflict:
+    session.rollback()
+    return Conflict(f"game {game.id} changed while you were looking; reload it and try again")
 
 
 @rolls_back
@@ -165,8 +156,8 @@ def decline(session: Session, game_id: Any, player: Player) -> Game:
                        "it starts when everyone has accepted, and then you may resign")
     seat.status, seat.answered_at = DECLINED, utcnow()
     session.add(seat)
-    _claim(session, game, INVITING, status=CANCELLED, finished_at=utcnow(),
-           termination=f"{player.display_name} declined the invitation")
+    if not gamestate.cancel(session, game, f"{player.display_name} declined the invitation", utcnow()):
+        raise _moved(session, game)
     notify.declined(session, game, player)
     session.commit()
     return game
@@ -188,23 +179,17 @@ def _start(session: Session, game: Game) -> None:
         session.flush()
     state = kind.rules.initial_state(len(seats), game.options)
     now = utcnow()
-    _claim(
-        session,
-        game,
-        INVITING,
-        status=ACTIVE,
-        position=kind.notation.format_position(state),
-        ply=0,
-        started_at=now,
-        **deadlines.start_values(session, game, state, now),
-    )
+    if not gamestate.start(session, game, kind.notation.format_position(state), now,
+                           deadlines.start_values(session, game, state, now)):
+        raise _moved(session, game)
     notify.position(session, game, "Everyone has accepted: the game has started.")
 
 
-def _finish(session: Session, game: Game, result: str, termination: str, status: str = FINISHED) -> None:
-    seen = game.status
-    _claim(session, game, seen, status=status, result=result, termination=termination,
-           finished_at=utcnow(), deadline=None, next_check_at=None, draw_offer=None)
+def _finish(session: Session, game: Game, winners: list[int] | None, termination: str,
+            status: str = FINISHED) -> None:
+    if not gamestate.finish(session, game, winners, termination, utcnow(), status=status,
+                            expected_status=game.status):
+        raise _moved(session, game)
     notify.ended(session, game, termination)
 
 
@@ -215,14 +200,9 @@ def resign(session: Session, game_id: Any, player: Player) -> Game:
     _require_status(game, ACTIVE, doing="resign")
     label = kind_of(game).notation.player_label
     others = [s.number for s in seats_of(session, game) if s.number != seat.number]
-    result = "=".join(str(n + 1) for n in others)  # the record's Result tag numbers players from 1
-    _finish(session, game, result, f"player {label(seat.number)} ({player.display_name}) resigned")
+    _finish(session, game, others, f"player {label(seat.number)} ({player.display_name}) resigned")
     session.commit()
     return game
-
-
-def _agreeing(game: Game) -> set[int]:
-    return {int(n) for n in (game.draw_offer or "").split(",") if n.strip().isdigit()}
 
 
 @rolls_back
@@ -231,16 +211,18 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
     game ends drawn.  A turn played withdraws the offer."""
     game, seat = game_for_player(session, game_id, player)
     _require_status(game, ACTIVE, doing="offer a draw")
-    agreeing = _agreeing(game)
+    agreeing = gamestate.draw_offer_seats(game)
     if seat.number in agreeing:
         raise Conflict("you have already offered or agreed to a draw; the other players must agree")
     agreeing.add(seat.number)
     seats = seats_of(session, game)
     if len(agreeing) == len(seats):
-        result = "=".join(str(s.number + 1) for s in seats)  # the record's Result tag
-        _finish(session, game, result, "drawn by agreement")
+        _finish(session, game, [s.number for s in seats], "drawn by agreement")
     else:
-        _claim(session, game, ACTIVE, draw_offer=",".join(str(n) for n in sorted(agreeing)))
+        if not gamestate.offer_draw(session, game, agreeing):
+            session.rollback()
+            raise Conflict(f"game {game.id} has moved on since you looked (a turn was played, which withdraws "
+                           "any draw offer); look at the new position and offer the draw again")
         for other_seat, other in seated_players(session, game):
             if other_seat.number not in agreeing:
                 notify.send(session, other, game, "draw offered",
@@ -253,7 +235,7 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
 def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
     """Agree to the draw on offer; ``Conflict`` when there is none."""
     game, _seat = game_for_player(session, game_id, player)
-    if game.status == ACTIVE and not _agreeing(game):
+    if game.status == ACTIVE and not gamestate.draw_offer_seats(game):
         raise Conflict(f"nobody has offered a draw in game {game.id}; you may offer one")
     return offer_draw(session, game_id, player)
 
@@ -271,7 +253,7 @@ def abandon(session: Session, game_id: Any, player: Player) -> Game:
     if game.creator_id != player.id:
         raise Conflict(f"only the player who created game {game.id} can abandon it before it starts"
                        + ("; decline the invitation instead" if _seat.status == INVITED else ""))
-    _finish(session, game, "*", f"abandoned by {player.display_name} before it started", status=ABANDONED)
+    _finish(session, game, None, f"abandoned by {player.display_name} before it started", status=ABANDONED)
     session.commit()
     return game
 

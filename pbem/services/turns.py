@@ -3,9 +3,9 @@ command line all submit turns through ``submit_turn``; nothing else changes a
 game's position.
 
 A submission names the ply (turns played so far) the player saw.  The game
-row is advanced with a conditional ``UPDATE ... WHERE ply = :seen AND status
-= 'active'``, so of racing submissions for the same turn exactly one matches
-a row and is applied; the others are told the game has moved on.  This holds
+row is advanced through the one door (``pbem.services.gamestate.advance``), a
+conditional ``UPDATE ... WHERE ply = :seen AND status = 'active'``, so of
+racing submissions for the same turn exactly one matches a row and is applied; the others are told the game has moved on.  This holds
 on SQLite (writes are serialised) and on PostgreSQL (a second UPDATE waits for
 the first to commit, then re-checks its WHERE clause against the new row).
 """
@@ -15,15 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import update
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import game_for_player, kind_of, state_of
-from pbem.services import deadlines, notify
+from pbem.services import deadlines, gamestate, notify
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
 
@@ -126,13 +124,8 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     now = utcnow()
     # the turns of players out on time that come next are forfeited at once
     values, skipped = deadlines.values_after(session, game, played.state, seen + 1, now)
-    claimed = session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.ply == seen, Game.status == ACTIVE)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
-    if claimed.rowcount != 1:
+    started = game.turn_started_at  # the turn that ends now began then
+    if not gamestate.advance(session, game, seen, values):
         session.rollback()
         session.refresh(game)
         raise moved_on(game, seen)
@@ -149,9 +142,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     )
     session.add(turn)
     session.add_all(skipped)
-    deadlines.bank_after_turn(session, game, seat, now)
-    for key, value in values.items():  # the row already holds these
-        set_committed_value(game, key, value)
+    deadlines.bank_after_turn(session, game, seat, now, started)
     notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player)
     session.commit()
     return Submitted(game, turn)

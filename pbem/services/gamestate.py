@@ -1,0 +1,129 @@
+"""The one door for game state: the only place where a game's position,
+ply, status, result and draw offer change.
+
+Turns (``pbem.services.turns``), lifecycle actions (``pbem.services.games``),
+the deadline sweep, timeouts and claims (``pbem.services.sweep``) all change
+a game through ``claim`` or the helpers built on it.  ``claim`` is one
+conditional UPDATE that always checks the game's id, ply AND status as the
+caller read them, so of two racing changes exactly one applies and the other
+is told the game moved on.  This holds on SQLite (writes are serialised) and
+on PostgreSQL (a second UPDATE waits for the first to commit, then re-checks
+its WHERE clause against the new row).
+
+``result_tag`` is the one builder of a record's Result tag, and
+``draw_offer_seats``/``draw_offer_text`` the one codec of ``Game.draw_offer``
+(a comma list of the seats agreeing to a draw).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable
+
+from sqlalchemy import update
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session
+
+from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
+
+_UNCHECKED = object()
+
+
+def result_tag(winners: Iterable[int] | None) -> str:
+    """The record's Result tag for the seats (numbered from 0) that share
+    the result: ``1`` (player 1 won), ``1=3`` (players 1 and 3 drew), ``=``
+    (a draw between nobody in particular); ``*`` (no result) for None."""
+    if winners is None:
+        return "*"
+    numbers = [int(n) for n in winners]
+    return "=".join(str(n + 1) for n in numbers) if numbers else "="
+
+
+def draw_offer_seats(game: Game) -> set[int]:
+    """The seats that offered or agreed to the draw on offer (none: empty)."""
+    return {int(n) for n in (game.draw_offer or "").split(",") if n.strip().isdigit()}
+
+
+def draw_offer_text(seats: Iterable[int]) -> str | None:
+    """``Game.draw_offer`` for ``seats`` agreeing to a draw (none: None)."""
+    numbers = sorted({int(n) for n in seats})
+    return ",".join(str(n) for n in numbers) if numbers else None
+
+
+def claim(session: Session, game: Game, expected_ply: int, expected_status: str = ACTIVE,
+          expected_check: Any = _UNCHECKED, **values: Any) -> bool:
+    """Write ``values`` to the game row only if it still has ``expected_ply``
+    and ``expected_status`` (and, for the sweep, ``next_check_at`` equal to
+    ``expected_check``).  True when it did; then ``game`` holds the values.
+    False when another change got there first; nothing is written."""
+    conditions = [Game.id == game.id, Game.ply == expected_ply, Game.status == expected_status]
+    if expected_check is not _UNCHECKED:
+        conditions.append(Game.next_check_at == expected_check)
+    done = session.execute(
+        update(Game).where(*conditions).values(**values).execution_options(synchronize_session=False)
+    )
+    if done.rowcount != 1:
+        return False
+    for key, value in values.items():  # the row already holds these
+        set_committed_value(game, key, value)
+    return True
+
+
+def advance_values(position: str, ply: int, clock: dict[str, Any]) -> dict[str, Any]:
+    """The row after a turn (a player's or the clock's) that leaves ``ply``
+    turns played and ``position``: the clock columns ``clock`` of the next
+    turn, and no draw on offer (a turn withdraws it)."""
+    return {"position": position, "ply": ply, "draw_offer": None, **clock}
+
+
+def finish_values(winners: Iterable[int] | None, termination: str, now: datetime,
+                  status: str = FINISHED) -> dict[str, Any]:
+    """The row of a game that ended (``status``) with ``winners`` sharing the
+    result (see ``result_tag``) because of ``termination``: no deadline, no
+    check due, no draw on offer."""
+    return {"status": status, "result": result_tag(winners), "termination": termination, "finished_at": now,
+            "deadline": None, "next_check_at": None, "draw_offer": None}
+
+
+def advance(session: Session, game: Game, expected_ply: int, values: dict[str, Any]) -> bool:
+    """Apply a turn read at ``expected_ply``: ``values`` from
+    ``advance_values`` (updated with ``finish_values`` when it ended the
+    game).  False when the game moved on."""
+    if "position" not in values or values.get("ply") is None:
+        raise ValueError("a turn sets the position and the ply")
+    return claim(session, game, expected_ply, ACTIVE, **values)
+
+
+def finish(session: Session, game: Game, winners: Iterable[int] | None, termination: str, now: datetime,
+           status: str = FINISHED, expected_status: str = ACTIVE, expected_ply: int | None = None) -> bool:
+    """End the game as read (``expected_status``, ``expected_ply``: default
+    the game's) with ``winners`` sharing the result.  False when it changed."""
+    ply = game.ply if expected_ply is None else expected_ply
+    return claim(session, game, ply, expected_status, **finish_values(winners, termination, now, status))
+
+
+def start(session: Session, game: Game, position: str, now: datetime, clock: dict[str, Any]) -> bool:
+    """Start an invited game at ``position`` with no turns played and the
+    clock columns ``clock``.  False when it is no longer inviting."""
+    return claim(session, game, game.ply, INVITING, status=ACTIVE, position=position, ply=0, started_at=now,
+                 **clock)
+
+
+def cancel(session: Session, game: Game, termination: str, now: datetime) -> bool:
+    """Cancel an invited game (an invitation was declined)."""
+    return claim(session, game, game.ply, INVITING, status=CANCELLED, finished_at=now, termination=termination)
+
+
+def offer_draw(session: Session, game: Game, seats: Iterable[int]) -> bool:
+    """Record ``seats`` as agreeing to a draw in the game as read (its ply
+    and status): a turn played since withdrew any offer, so then nothing is
+    written and the answer is False."""
+    return claim(session, game, game.ply, ACTIVE, draw_offer=draw_offer_text(seats))
+
+
+def set_clock(session: Session, game: Game, expected_check: Any = _UNCHECKED, **clock: Any) -> bool:
+    """Change only the current turn's clock columns (deadline,
+    ``next_check_at``, ...) of the active game as read."""
+    if set(clock) - {"turn_started_at", "deadline", "next_check_at"}:
+        raise ValueError("set_clock changes only turn_started_at, deadline and next_check_at")
+    return claim(session, game, game.ply, ACTIVE, expected_check=expected_check, **clock)
