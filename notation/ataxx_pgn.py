@@ -21,7 +21,7 @@ import re
 
 from engine.errors import PbemError, RecordError
 from notation.quote import quote
-from notation.record import Record, replay
+from notation.replay import Record, replay
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _RESULTS = {"1-0": "1", "0-1": "2", "1/2-1/2": "1=2", "*": "*"}

@@ -13,6 +13,8 @@ from flask import Flask, current_app, g
 from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
+from pbem import tables  # noqa: F401  (every table joins the metadata)
+
 MIGRATIONS = str(Path(__file__).parent / "migrations")
 
 

@@ -1,5 +1,7 @@
 """The stored tables: players, games, seats (invitations), turns, tokens
-and the mail outbox.  Times are aware UTC datetimes."""
+and the mail outbox.  Times are aware UTC datetimes.  The other tables are
+in ``pbem.models_*`` (which import this module); ``pbem.tables`` gathers
+them all."""
 
 from __future__ import annotations
 
@@ -168,8 +170,3 @@ class OutboxMessage(SQLModel, table=True):
     uncertain_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # body out, no answer (yet)
     lease: Optional[str] = Field(default=None, max_length=32)  # who holds next_attempt_at's lease
 
-
-from pbem import models_clock  # noqa: E402,F401  (the clock's tables join the metadata)
-from pbem import models_mail  # noqa: E402,F401  (the mail tables join the metadata)
-from pbem import models_auth  # noqa: E402,F401  (the sign-in tables join the metadata)
-from pbem import models_refusals  # noqa: E402,F401  (the mail refusals join the metadata)

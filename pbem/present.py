@@ -10,7 +10,7 @@ from sqlmodel import Session
 from engine.errors import PbemError
 from pbem.models import ACTIVE, Game, Player, Seat
 from pbem.play import kind_of, seated_players, state_of, title_of, turns_of
-from pbem.services import deadlines, gamestate
+from pbem.services import gamestate, sweep, time_control
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
@@ -70,12 +70,12 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
         data["legal_turns"] = []
     data["turn_examples"] = list(kind.notation.turn_examples)
     data["turns"] = [turn_data(t, kind) for t in turns_of(session, game)]
-    data["can_claim"] = viewer is not None and deadlines.claimable(session, game, viewer)
+    data["can_claim"] = viewer is not None and sweep.claimable(session, game, viewer)
     return data
 
 
 def _time_control(game: Game) -> dict[str, Any] | None:
-    control = deadlines.control_of(game)
+    control = time_control.control_of(game)
     return None if control is None else control.to_dict() | {"description": control.describe()}
 
 

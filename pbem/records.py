@@ -9,7 +9,7 @@ from sqlmodel import Session
 from notation import record as records
 from pbem.models import Game
 from pbem.play import kind_of, seated_players, turns_of
-from pbem.services.deadlines import record_turns
+from pbem.services.sweep import record_turns
 
 
 def record_of(session: Session, game: Game) -> records.Record:

@@ -39,10 +39,10 @@ INTERVALS = {
 def sweep_job(app: Flask) -> int:
     """Reminders and timeouts due now; how many were done."""
     from pbem import db
-    from pbem.services import deadlines
+    from pbem.services import sweep
 
     with app.app_context():
-        done = deadlines.sweep(db.engine())
+        done = sweep.sweep(db.engine())
     return done.reminders + done.timeouts
 
 

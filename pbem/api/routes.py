@@ -17,7 +17,7 @@ from pbem.api import schemas
 from pbem.api.auth import api_player
 from pbem.db import get_session
 from pbem.play import game_for_player, kind_of
-from pbem.services import deadlines, games, turns
+from pbem.services import games, sweep, turns
 from pbem.services.errors import BadInput, ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -223,7 +223,7 @@ for _name, _action in (
     ("resign", games.resign),
     ("draw", games.offer_draw),
     ("abandon", games.abandon),
-    ("claim", deadlines.claim_win),
+    ("claim", sweep.claim_win),
 ):
     bp.add_url_rule(f"/games/<game_id>/{_name}", f"game_{_name}", _lifecycle(_action), methods=["POST"])
 

@@ -21,7 +21,7 @@ from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences
 from pbem.play import kind_of, seated_players, state_of, title_of
 from pbem.services import outbox
-from pbem.services.deadlines import parse_hours
+from pbem.services.time_control import parse_hours
 from pbem.services.errors import BadInput
 
 

@@ -32,7 +32,8 @@ from pbem.models import (
     utcnow,
 )
 from pbem.play import game_for_player, kind_of, seated_players, seats_of
-from pbem.services import deadlines, gamestate, invitations, notify, refusals
+from pbem.services import gamestate, invitations, notify, refusals
+from pbem.services.time_control import start_values, time_control_for
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
@@ -81,7 +82,7 @@ def create_game(
         hours = hours_per_turn
     else:
         raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
-    control = deadlines.time_control_for(hours, time_control)
+    control = time_control_for(hours, time_control)
     invited = [address for address in addresses if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
@@ -180,7 +181,7 @@ def _start(session: Session, game: Game) -> None:
     state = kind.rules.initial_state(len(seats), game.options)
     now = utcnow()
     if not gamestate.start(session, game, kind.notation.format_position(state), now,
-                           deadlines.start_values(session, game, state, now)):
+                           start_values(session, game, state, now)):
         raise _moved(session, game)
     notify.position(session, game, "Everyone has accepted: the game has started.")
 

@@ -9,6 +9,7 @@ from pbem import links
 from pbem.models import Game, Player
 from pbem.play import kind_of, seated_players, state_of, title_of
 from pbem.services import outbox
+from pbem.services.digest import prefers_digest
 
 
 def game_link(game: Game) -> str:
@@ -83,8 +84,6 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
-    from pbem.services.digest import prefers_digest
-
     return prefers_digest(session, player.id)
 
 

@@ -5,9 +5,10 @@ game's position.
 A submission names the ply (turns played so far) the player saw.  The game
 row is advanced through the one door (``pbem.services.gamestate.advance``), a
 conditional ``UPDATE ... WHERE ply = :seen AND status = 'active'``, so of
-racing submissions for the same turn exactly one matches a row and is applied; the others are told the game has moved on.  This holds
-on SQLite (writes are serialised) and on PostgreSQL (a second UPDATE waits for
-the first to commit, then re-checks its WHERE clause against the new row).
+racing submissions for the same turn exactly one matches a row and is
+applied; the others are told the game has moved on.  This holds on SQLite
+(writes are serialised) and on PostgreSQL (a second UPDATE waits for the
+first to commit, then re-checks its WHERE clause against the new row).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import game_for_player, kind_of, state_of
-from pbem.services import deadlines, gamestate, notify
+from pbem.services import gamestate, notify, sweep, time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
 
@@ -123,7 +124,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     played = _play(game, seat.number, text)
     now = utcnow()
     # the turns of players out on time that come next are forfeited at once
-    values, skipped = deadlines.values_after(session, game, played.state, seen + 1, now)
+    values, skipped = sweep.values_after(session, game, played.state, seen + 1, now)
     started = game.turn_started_at  # the turn that ends now began then
     if not gamestate.advance(session, game, seen, values):
         session.rollback()
@@ -142,7 +143,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     )
     session.add(turn)
     session.add_all(skipped)
-    deadlines.bank_after_turn(session, game, seat, now, started)
+    time_control.bank_after_turn(session, game, seat, now, started)
     notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player)
     session.commit()
     return Submitted(game, turn)

@@ -20,7 +20,7 @@ from pbem import links
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models_clock import Vacation
-from pbem.services import deadlines
+from pbem.services import time_control
 from pbem.services.errors import BadInput, Conflict
 
 DEFAULT_DAYS = 30
@@ -117,9 +117,9 @@ def _reschedule(session: Session, player: Player) -> None:
     games = session.exec(select(Game).where(Game.status == ACTIVE, Game.deadline.is_not(None), Seat.game_id == Game.id,
                                             Seat.player_id == player.id))
     for game in list(games):
-        seat = deadlines._mover_seat(session, game)
+        seat = time_control.mover_seat(session, game)
         if seat is not None and seat.player_id == player.id:
-            deadlines.reschedule(session, game)
+            time_control.reschedule(session, game)
 
 
 def by_mail(ctx: Any, cmd: Any) -> None:

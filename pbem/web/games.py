@@ -14,7 +14,7 @@ from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import ACTIVE, Turn
 from pbem.play import game_for_player, games_of, kind_of
-from pbem.services import deadlines, games, turns
+from pbem.services import games, sweep, turns
 from pbem.services.errors import ServiceError
 from pbem.web.auth import current_player, sign_in_required
 from pbem.web.schedule import time_control_args, time_control_form
@@ -140,7 +140,7 @@ _ACTIONS = {
     "resign": (games.resign, "You resigned."),
     "draw": (games.offer_draw, "Your draw offer (or agreement) is recorded."),
     "abandon": (games.abandon, "The game is abandoned; the invitations are cancelled."),
-    "claim": (deadlines.claim_win, "You claimed the win on time."),
+    "claim": (sweep.claim_win, "You claimed the win on time."),
 }
 
 

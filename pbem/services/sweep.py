@@ -1,0 +1,429 @@
+"""The deadline sweep and the timeout policies: reminders sent when due,
+and what happens when a deadline passes (claim, forfeit, out); claiming the
+win on time.  Each turn's deadline is ``pbem.services.time_control``.
+
+Deadlines live in the database.  ``games.next_check_at`` (indexed) holds the
+next moment the sweep must look at a game: the next reminder due or the
+deadline.  ``sweep`` reads the games due (a plain read, no locks) and takes
+them one at a time, each in a short transaction of its own: it claims the
+game (on PostgreSQL the one row is first locked with ``SELECT ... FOR NO KEY
+UPDATE SKIP LOCKED``, so two sweeps take different games; then a conditional
+UPDATE on the ``next_check_at``, ``ply`` and ``status`` it read), records the
+reminder or timeout (``reminders_sent`` and ``timeouts`` have unique keys per
+game and ply), queues the mail, sets the next check and commits.  A game is
+held only while it is handled, so a player's turn never waits for a batch.
+A reminder changes only ``next_check_at``, which a turn does not check, so
+it never makes a turn "move on".  A timeout that changes the position goes
+through the same conditional UPDATE on the ply as ``submit_turn``, so a turn
+and a timeout never both apply.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Callable
+
+from sqlalchemy import Connection, Engine, and_, or_
+from sqlmodel import Session, select
+
+from engine.base import winners_without
+from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
+from pbem.db import rolls_back
+from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
+from pbem.models_clock import ReminderSent, Timeout
+from pbem.play import game_for_player, kind_of, seated_players, seats_of, state_of
+from pbem.services import gamestate, notify
+from pbem.services.errors import Conflict, GameNotActive
+from pbem.services.time_control import (
+    bank_after_turn,
+    control_of,
+    mover_seat,
+    next_check,
+    reminder_hours,
+    reminders_sent,
+    turn_values,
+)
+
+log = logging.getLogger(__name__)
+
+#: ``turns.source`` of a forfeited turn
+CLOCK_SOURCE = "clock"
+#: ``turns.text`` of a turn forfeited because time ran out, and of the turn
+#: of a player out of the game (the out policy), skipped at once
+TIMED_OUT_TEXT = "(time ran out)"
+OUT_TEXT = "(out of the game)"
+
+
+@dataclass
+class Swept:
+    """What one sweep did."""
+
+    games: int = 0
+    reminders: int = 0
+    timeouts: int = 0
+
+
+# -- the sweep ---------------------------------------------------------------
+def sweep(engine: Engine, now: datetime | None = None, batch: int = 500) -> Swept:
+    """Send every reminder due and handle every deadline passed at ``now``.
+    Safe to run twice, or in two processes at once.  Needs an app context
+    (for links in the mail).
+
+    The due games are read ``batch`` at a time without locking anything;
+    each is then claimed, handled and committed in a transaction of its own
+    (``sweep_game``), so a game is held only while it is handled and a
+    player's turn never waits for the rest of the batch."""
+    now = now or utcnow()
+    total = Swept()
+    after: tuple[datetime, int] | None = None
+    with engine.connect() as connection:  # one connection; a transaction per game
+        while True:
+            with connection.begin():
+                due = _due(connection, now, batch, after)
+            for _, game_id in due:
+                done = sweep_game(connection, game_id, now)
+                if done is None:
+                    continue
+                total.games += 1
+                total.reminders += done == "reminder"
+                total.timeouts += done == "timeout"
+            if len(due) < batch:
+                return total
+            after = due[-1]
+
+
+def _due(connection: Connection, now: datetime, batch: int,
+         after: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
+    """The next ``batch`` games due at ``now`` (next check and id, in that
+    order), after ``after``; a plain read that locks nothing."""
+    query = select(Game.next_check_at, Game.id).where(Game.next_check_at <= now, Game.status == ACTIVE)
+    if after is not None:
+        at, last = after
+        query = query.where(or_(Game.next_check_at > at, and_(Game.next_check_at == at, Game.id > last)))
+    rows = connection.execute(query.order_by(Game.next_check_at, Game.id).limit(batch))
+    return [(at, game_id) for at, game_id in rows]
+
+
+def sweep_game(bind: Engine | Connection, game_id: int, now: datetime) -> str | None:
+    """Claim game ``game_id`` if it is still due at ``now``, do what is due
+    and commit, all in one short transaction of its own: "reminder",
+    "timeout" or "nothing"; None when another sweep or a turn got there
+    first, or the game failed (logged; the next sweep tries again).
+
+    On PostgreSQL the one row is locked with ``SELECT ... FOR NO KEY UPDATE
+    SKIP LOCKED`` (a game another sweep or a turn holds is left to it; rows
+    that refer to the game can still be written).  On SQLite the read takes
+    no lock (pysqlite begins the transaction at the first write); in both,
+    the conditional UPDATE of ``_claim`` decides."""
+    with Session(bind, expire_on_commit=False) as session:
+        try:
+            query = select(Game).where(Game.id == game_id, Game.next_check_at <= now, Game.status == ACTIVE)
+            if bind.dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True, key_share=True)
+            game = session.exec(query).first()
+            done = _check(session, game, now) if game is not None else None
+            if done is None:
+                session.rollback()
+                return None
+            session.commit()
+            return done
+        except Exception:  # one broken game must not stop the others
+            log.exception("deadline sweep: game %s failed", game_id)
+            session.rollback()
+            return None
+
+
+def _claim(session: Session, game: Game, **values: Any) -> bool:
+    """Take the game for this sweep: only if it is as we read it (ply,
+    status and next check)."""
+    return gamestate.claim(session, game, game.ply, ACTIVE, expected_check=game.next_check_at, **values)
+
+
+def _check(session: Session, game: Game, now: datetime) -> str | None:
+    """Do what is due for one game; None when another sweep or a turn got
+    there first."""
+    seat = mover_seat(session, game)
+    if game.deadline is None or seat is None or control_of(game) is None:
+        return "nothing" if _claim(session, game, next_check_at=None) else None
+    if now >= game.deadline:
+        return timeout(session, game, seat, now)
+    start = game.turn_started_at or game.started_at or now
+    hours = reminder_hours(session, seat.player_id)
+    sent = reminders_sent(session, game)
+    due = [h for h in hours if h not in sent and start < game.deadline - timedelta(hours=h) <= now]
+    if not _claim(session, game, next_check_at=next_check(game.deadline, start, hours, sent | set(due))):
+        return None
+    if not due:
+        return "nothing"
+    for h in due:
+        session.add(ReminderSent(game_id=game.id, ply=game.ply, hours=h, player_id=seat.player_id, sent_at=now))
+    session.flush()  # a duplicate fails here, and the rollback undoes the mail too
+    player = session.get(Player, seat.player_id)
+    _remind(session, game, player, seat, game.deadline - now)
+    return "reminder"
+
+
+def _left(delta: timedelta) -> str:
+    hours = max(0, round(delta.total_seconds() / 3600))
+    if hours >= 48:
+        return f"about {round(hours / 24)} days"
+    return "less than an hour" if hours == 0 else f"about {hours} hour{'s' if hours != 1 else ''}"
+
+
+def _remind(session: Session, game: Game, player: Player, seat: Seat, left: timedelta) -> None:
+    label = kind_of(game).notation.player_label(seat.number)
+    notify.send(session, player, game, f"reminder: your turn, {_left(left)} left", [
+        f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
+        f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({_left(left)} from now).",
+        "",
+        notify.board_text(game),
+        "",
+        "Reply to this mail with your turn, or play it on the game page.",
+    ])
+
+
+# -- timeouts ----------------------------------------------------------------
+def timeout(session: Session, game: Game, seat: Seat, now: datetime) -> str | None:
+    """The mover's time ran out: apply the game's policy."""
+    control = control_of(game)
+    player = session.get(Player, seat.player_id)
+    kind = kind_of(game)
+    who = f"player {kind.notation.player_label(seat.number)} ({player.display_name})"
+    policy = control.on_timeout
+    if policy == "forfeit":
+        state = state_of(game)
+        try:
+            after = kind.rules.forfeit_turn(state)
+        except NotImplementedError:
+            return _wait(session, game, seat, who, now, fallback=True)
+        return _forfeit(session, game, seat, player, who, state, after, now)
+    if policy == "out":
+        return _out(session, game, seat, who, now)
+    return _wait(session, game, seat, who, now)
+
+
+def _record(session: Session, game: Game, seat: Seat, policy: str, outcome: str, now: datetime,
+            ply: int | None = None) -> None:
+    """The timeout of the turn after ``ply`` turns (default: the game's ply;
+    pass it when the claim has already moved the game on)."""
+    session.add(Timeout(game_id=game.id, ply=game.ply if ply is None else ply, seat=seat.number, policy=policy,
+                        outcome=outcome, created_at=now))
+    session.flush()
+
+
+def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fallback: bool = False) -> str | None:
+    ply = game.ply
+    if not _claim(session, game, next_check_at=None):
+        return None
+    _record(session, game, seat, "forfeit" if fallback else "claim", "waiting", now)
+    why = (f"{kind_of(game).rules.title or game.kind} has no forfeited turn, so instead the game waits: "
+           if fallback else "")
+    for other_seat, other in seated_players(session, game):
+        if other_seat.number == seat.number:
+            lines = [f"Your time for turn {ply + 1} ran out at {game.deadline:%Y-%m-%d %H:%M} UTC.",
+                     why + "you may still play your turn until another player claims the win."]
+        else:
+            lines = [f"{who} ran out of time for turn {ply + 1}.",
+                     why + f"you may claim the win on the game page ({notify.game_link(game)}) "
+                     f"or with POST /api/v1/games/{game.id}/claim, or wait for their turn."]
+        notify.send(session, other, game, "time ran out", lines + ["", notify.board_text(game)])
+    return "timeout"
+
+
+def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
+    kind = kind_of(game)
+    ply = game.ply
+    if not kind.rules.is_over(after):
+        bank_after_turn(session, game, seat, now)
+        session.flush()
+    values, skipped = values_after(session, game, after, ply + 1, now)
+    if not _claim(session, game, **values):
+        return None
+    _record(session, game, seat, "forfeit", "forfeited", now, ply=ply)
+    session.add(clock_turn(game, ply + 1, seat, kind.notation.format_position(after), now, TIMED_OUT_TEXT))
+    session.add_all(skipped)
+    notify.position(session, game, f"{who} ran out of time: turn {ply + 1} was forfeited.")
+    return "timeout"
+
+
+def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, text: str) -> Turn:
+    """A turn the server played for a player through the game's
+    ``forfeit_turn``: stored with source ``clock`` and the record's ``--``."""
+    return Turn(game_id=game.id, ply=ply, seat=seat.number, player_id=seat.player_id, text=text,
+                canonical=FORFEIT, position=position, source=CLOCK_SOURCE, created_at=now)
+
+
+def out_seats(session: Session, game: Game) -> dict[int, int]:
+    """The seats put out of the game on time: seat number -> the turns
+    played when they went out."""
+    rows = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.out_after.is_not(None)))
+    return {seat.number: seat.out_after for seat in rows}
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def values_after(session: Session, game: Game, state: Any, ply: int, now: datetime,
+                 out: dict[int, int] | None = None) -> tuple[dict[str, Any], list[Turn]]:
+    """The games row once ``ply`` turns have led to ``state``, and the turns
+    to store with it.  Every turn of a player out of the game (``out``,
+    default: the game's out seats) that comes next is forfeited at once, as
+    a clock turn; then the game ends (by its rules, or when only one player
+    is left in it) or the next player's clock starts.  With players out, the
+    result is the best group of the game's ``ranking`` that holds players
+    still in the game.  Called by ``submit_turn`` and the timeouts before
+    their conditional UPDATE on the ply, so it all applies once or not at
+    all."""
+    kind = kind_of(game)
+    rules = kind.rules
+    out = out_seats(session, game) if out is None else out
+    skipped: list[Turn] = []
+    if out:
+        seats = {s.number: s for s in seats_of(session, game)}
+        left = [n for n in seats if n not in out]
+        for _ in range(len(out)):  # at most every out player once before a player still in
+            mover = rules.to_move(state)
+            if len(left) < 2 or mover not in out:
+                break
+            state = rules.forfeit_turn(state)
+            ply += 1
+            skipped.append(clock_turn(game, ply, seats[mover], kind.notation.format_position(state), now, OUT_TEXT))
+    values = gamestate.advance_values(kind.notation.format_position(state), ply, turn_values(session, game, state, now))
+    winners = winners_without(rules, state, out) if out else None
+    if winners is None and not rules.is_over(state):
+        return values, skipped
+    outcome = rules.result(state)
+    if not out:
+        winners = outcome.winners if outcome else ()
+        termination = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
+    else:
+        label = kind.notation.player_label
+        names = ", ".join(f"player {label(n)}" for n in sorted(out))
+        if not rules.is_over(state):
+            why = "the only player left in the game"
+        elif outcome and tuple(sorted(outcome.winners)) == winners and outcome.reason:
+            why = outcome.reason
+        else:
+            why = "the best placed of the players still in the game"
+        termination = f"game over: {why} (out on time: {names})"
+    values.update(gamestate.finish_values(winners, _short(termination), now))
+    return values, skipped
+
+
+def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> str | None:
+    """The out policy: the player is out of the game.  It goes on without
+    them, their turns forfeited at once, and the last player left wins.  In
+    games without a forfeited turn the game ends: the others share the
+    result."""
+    kind = kind_of(game)
+    label = kind.notation.player_label
+    state, ply = state_of(game), game.ply
+    seated = seated_players(session, game)
+    try:
+        kind.rules.forfeit_turn(state)
+    except NotImplementedError:
+        others = [s.number for s, _ in seated if s.number != seat.number]
+        termination = _short(f"{who} ran out of time")
+        if not _claim(session, game, **gamestate.finish_values(others, termination, now)):
+            return None
+        _record(session, game, seat, "out", "out", now, ply=ply)
+        notify.ended(session, game, termination + ", and is out of the game.")
+        return "timeout"
+    out = {**out_seats(session, game), seat.number: ply}
+    left = [(s, p) for s, p in seated if s.number not in out]
+    skipped: list[Turn] = []
+    if len(left) == 1:
+        last_seat, last = left[0]
+        termination = f"{who} ran out of time and is out of the game"
+        if len(seated) > 2:
+            termination += f"; player {label(last_seat.number)} ({last.display_name}) is the last player left"
+        values: dict[str, Any] = gamestate.finish_values([last_seat.number], _short(termination), now)
+    else:
+        values, skipped = values_after(session, game, state, ply, now, out=out)
+    if not _claim(session, game, **values):
+        return None
+    seat.out_after = ply
+    session.add(seat)
+    _record(session, game, seat, "out", "out", now, ply=ply)
+    session.add_all(skipped)
+    session.flush()
+    headline = (f"{who} ran out of time for turn {ply + 1} and is out of the game: "
+                "their turns are skipped, and they cannot win.")
+    if game.status == ACTIVE:
+        notify.position(session, game, headline)
+    else:
+        notify.ended(session, game, game.termination + "." if len(left) == 1 else f"{headline} {game.termination[:1].upper()}{game.termination[1:]}.")
+    return "timeout"
+
+
+# -- claiming the win ----------------------------------------------------------
+@rolls_back
+def claim_win(session: Session, game_id: Any, player: Player, now: datetime | None = None) -> Game:
+    """An opponent of a player whose time ran out claims the win (two
+    players: the claimant wins; more: every player but the one out of time
+    shares the result).  ``Conflict`` when there is nothing to claim."""
+    now = now or utcnow()
+    game, seat = game_for_player(session, game_id, player)
+    if game.status != ACTIVE:
+        raise GameNotActive(f"game {game.id} is {game.status}, so there is no win to claim")
+    mover = mover_seat(session, game)
+    if mover is None or game.deadline is None:
+        raise Conflict(f"game {game.id} has no time limit, so there is no win to claim on time")
+    if mover.number == seat.number:
+        raise Conflict("it is your own turn; play it instead of claiming")
+    if now < game.deadline:
+        raise Conflict(f"the player to move has until {game.deadline:%Y-%m-%d %H:%M} UTC; "
+                       "you may claim the win only after that")
+    if not _may_claim(session, game):
+        raise Conflict(f"in game {game.id} a turn whose time runs out is "
+                       f"{'forfeited' if control_of(game).on_timeout == 'forfeit' else 'lost'} by the server, "
+                       "so there is no win to claim")
+    kind = kind_of(game)
+    label = kind.notation.player_label
+    late = session.get(Player, mover.player_id)
+    others = [s.number for s, _ in seated_players(session, game) if s.number != mover.number]
+    termination = (f"player {label(mover.number)} ({late.display_name}) ran out of time; "
+                   f"player {label(seat.number)} ({player.display_name}) claimed the win")
+    ply = game.ply
+    if not gamestate.finish(session, game, others, termination, now):
+        session.rollback()
+        raise Conflict(f"game {game.id} changed while you were looking (a turn may have been played); reload it")
+    if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == ply)).first():
+        session.add(Timeout(game_id=game.id, ply=ply, seat=mover.number, policy=control_of(game).on_timeout,
+                            outcome="claimed", created_at=now))
+    notify.ended(session, game, termination + ".")
+    session.commit()
+    return game
+
+
+def claimable(session: Session, game: Game, player: Player, now: datetime | None = None) -> bool:
+    """May ``player`` claim the win on time in ``game`` now?"""
+    now = now or utcnow()
+    if game.status != ACTIVE or game.deadline is None or now < game.deadline:
+        return False
+    mover = mover_seat(session, game)
+    return mover is not None and mover.player_id != player.id and _may_claim(session, game)
+
+
+def _may_claim(session: Session, game: Game) -> bool:
+    """Claims are for the claim policy, and for forfeit in games without a
+    forfeited turn (the sweep then lets the game wait)."""
+    if control_of(game).on_timeout == "claim":
+        return True
+    row = session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first()
+    return row is not None and row.outcome == "waiting"
+
+
+# -- records -------------------------------------------------------------------
+def record_turns(turns: list[Turn], label: Callable[[int], str]) -> tuple[list[str], dict[str, str]]:
+    """How a game's turns go into its record: the turn texts (a forfeited
+    turn is the record format's ``--``, which replays as the game's
+    forfeited turn) and a ``Forfeited`` tag naming each forfeited turn."""
+    tags: dict[str, str] = {}
+    forfeited = [f"turn {t.ply} (player {label(t.seat)})" for t in turns if t.source == CLOCK_SOURCE]
+    if forfeited:
+        tags["Forfeited"] = "; ".join(forfeited)
+    return [turn.canonical for turn in turns], tags
