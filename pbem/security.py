@@ -10,6 +10,11 @@ The templates keep to the policy: no inline scripts, event handlers or
 from __future__ import annotations
 
 from flask import Flask, Response
+from flask_wtf.csrf import CSRFProtect
+
+#: CSRF protection of every form (Flask-WTF), shared by the pages (which
+#: register it) and the API (which exempts its bearer-token routes)
+csrf = CSRFProtect()
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

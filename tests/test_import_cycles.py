@@ -1,4 +1,5 @@
-"""No import cycles among the modules of engine/, notation/, mail/ and pbem/.
+"""No import cycles among the modules of engine/, notation/, mail/ and pbem/,
+and the web pages and the JSON API never import each other.
 
 The graph is read from the source with ``ast``: every import, at module
 level or inside a function (an import put in a function to dodge a cycle is
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "notation", "mail", "pbem")
@@ -105,3 +108,10 @@ def test_there_are_no_import_cycles():
 def test_the_cycle_check_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
+
+@pytest.mark.parametrize("side, other", [("pbem.web", "pbem.api"), ("pbem.api", "pbem.web")])
+def test_web_and_api_share_code_only_through_services(side, other):
+    edges = graph()
+    crossing = sorted(f"{name} -> {target}" for name, targets in edges.items() if name.split(".")[:2] == side.split(".")
+                      for target in targets if target.split(".")[:2] == other.split("."))
+    assert crossing == []

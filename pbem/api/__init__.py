@@ -8,8 +8,7 @@ from flask import Flask
 
 def init_app(app: Flask) -> None:
     from pbem.api.routes import bp
-
-    from pbem.web import csrf
+    from pbem.security import csrf
 
     csrf.exempt(bp)  # the API authenticates with bearer tokens, not cookies
     app.register_blueprint(bp)

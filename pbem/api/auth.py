@@ -9,7 +9,7 @@ from pbem.db import get_session
 from pbem.models import Player
 from pbem.services.accounts import player_for_api_token
 from pbem.services.errors import NotSignedIn
-from pbem.web.auth import current_player
+from pbem.services.web_sessions import current_player
 
 HOW = "send your API token as the header 'Authorization: Bearer pbem_...'; make a token on the /tokens page"
 

@@ -16,18 +16,16 @@ from pbem import present, records
 from pbem.api import schemas
 from pbem.api.auth import api_player
 from pbem.db import get_session
+from pbem.json_errors import error_response
 from pbem.play import game_for_player, kind_of
 from pbem.services import games, sweep, turns
+from pbem.services.schedule import schedule_data
+from pbem.services.time_control import check_bank_cap
+from pbem.services.turns import too_long
 from pbem.services.errors import BadInput, ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 log = logging.getLogger(__name__)
-
-
-def error_response(message: str, status: int, **extra: Any) -> Response:
-    response = jsonify({"error": message, **extra})
-    response.status_code = status
-    return response
 
 
 @bp.errorhandler(ServiceError)
@@ -135,8 +133,6 @@ def create_game():
     player = api_player()
     body = _body(schemas.GameIn(), '{"game": "logger", "players": ["you@example.org", "friend@example.org"]}')
     if body["time_control"]:
-        from pbem.web.schedule import check_bank_cap
-
         check_bank_cap(body["time_control"])
     game = games.create_game(
         get_session(),
@@ -182,8 +178,6 @@ def preview(game_id: str):
     if text is None:
         raise BadInput("give the turn to preview as ?turn=..., such as ?turn=a1")
     if len(text) > 500:
-        from pbem.web.games import too_long
-
         raise BadInput(too_long(text))
     result = turns.preview_turn(get_session(), game_id, player, text)
     game, _ = game_for_player(get_session(), game_id, player)
@@ -231,8 +225,6 @@ for _name, _action in (
 # -- schedule ------------------------------------------------------------------
 @bp.get("/me/schedule")
 def schedule():
-    from pbem.web.schedule import schedule_data
-
     player = api_player()
     return jsonify(schemas.ScheduleOut().dump(schedule_data(get_session(), player)))
 
@@ -240,7 +232,6 @@ def schedule():
 @bp.put("/me/schedule")
 def set_schedule():
     from pbem.services import digest
-    from pbem.web.schedule import schedule_data
 
     player = api_player()
     body = _body(schemas.ScheduleIn(), '{"reminder_hours": [24, 1], "digest": false}')
@@ -251,7 +242,6 @@ def set_schedule():
 @bp.post("/me/vacation")
 def vacation():
     from pbem.services import vacations
-    from pbem.web.schedule import schedule_data
 
     player = api_player()
     body = _body(schemas.VacationIn(), '{"days": 5}')

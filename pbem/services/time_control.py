@@ -165,3 +165,11 @@ def mover_seat(session: Session, game: Game) -> Seat | None:
 def reminders_sent(session: Session, game: Game) -> set[int]:
     rows = session.exec(select(ReminderSent.hours).where(ReminderSent.game_id == game.id, ReminderSent.ply == game.ply))
     return set(rows)
+
+
+def check_bank_cap(control: dict[str, Any]) -> None:
+    """``BadInput`` when a bank cap is below the starting bank."""
+    bank, cap = control.get("bank_hours") or 0, control.get("bank_cap_hours") or 0
+    if isinstance(bank, int) and isinstance(cap, int) and cap and cap < bank:
+        raise BadInput(f"the bank cap ({cap} hours) must be at least the starting bank ({bank} hours), "
+                       f"or 0 for no cap")

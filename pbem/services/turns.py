@@ -26,6 +26,15 @@ from pbem.services import gamestate, notify, sweep, time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
 
+MAX_TURN = 500  # characters in a turn, as the API's TurnIn
+
+
+def too_long(text: str) -> str:
+    """What a turn longer than ``MAX_TURN`` characters is told."""
+    return (f"a turn is at most {MAX_TURN} characters; yours has {len(text)} "
+            f"(it begins {text[:30]!r}); write one turn, such as b2-c2 G P:d3")
+
+
 @dataclass(frozen=True)
 class Preview:
     """What a turn would do: its canonical text and the position after it."""

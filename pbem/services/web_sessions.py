@@ -13,10 +13,12 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from flask import current_app
+from flask import current_app, g
+from flask import session as cookie_session
 from sqlalchemy import update
 from sqlmodel import Session, select
 
+from pbem.db import get_session
 from pbem.models import Player, utcnow
 from pbem.models_auth import WebSession
 from pbem.services.accounts import cancel_sign_in_links
@@ -73,3 +75,11 @@ def end_all(session: Session, player: Player) -> int:
     cancel_sign_in_links(session, player)
     session.commit()
     return ended.rowcount
+
+
+def current_player() -> Player | None:
+    """The player signed in by this request's session cookie, or None (for
+    the pages and, on GET, the API alike)."""
+    if "player" not in g:
+        g.player = player_for(get_session(), cookie_session.get(COOKIE_KEY))
+    return g.player

@@ -7,14 +7,15 @@ from __future__ import annotations
 import re
 
 from flask import Flask, render_template, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from pbem.config import dev_mailbox_enabled
+from pbem.json_errors import error_response
+from pbem.security import csrf
 from pbem.services.errors import ServiceError
 
-csrf = CSRFProtect()
 _URL = re.compile(r"https?://[^\s<>\"']+")
 
 
@@ -75,15 +76,11 @@ def init_app(app: Flask) -> None:
         from pbem.limits import too_large
 
         if wants_json():
-            from pbem.api.routes import error_response
-
             return error_response(too_large(), 413)
         return render_template("error.html", status=413, message=too_large()), 413
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException):
         if wants_json():
-            from pbem.api.routes import error_response
-
             return error_response(error.description or error.name, error.code or 500)
         return render_template("error.html", status=error.code, message=error.description), error.code

@@ -8,21 +8,14 @@ from __future__ import annotations
 from functools import wraps
 from typing import Callable
 
-from flask import Blueprint, flash, g, make_response, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, session, url_for
 
 from pbem.db import get_session
-from pbem.models import Player
 from pbem.services import accounts, web_sessions
 from pbem.services.errors import ServiceError
+from pbem.services.web_sessions import current_player
 
 bp = Blueprint("auth", __name__, url_prefix="/auth")
-
-
-def current_player() -> Player | None:
-    """The signed-in player, or None."""
-    if "player" not in g:
-        g.player = web_sessions.player_for(get_session(), session.get(web_sessions.COOKIE_KEY))
-    return g.player
 
 
 def sign_in_required(view: Callable) -> Callable:

@@ -16,17 +16,12 @@ from pbem.models import ACTIVE, Turn
 from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import games, sweep, turns
 from pbem.services.errors import ServiceError
+from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, sign_in_required
 from pbem.web.schedule import time_control_args, time_control_form
 
 bp = Blueprint("games", __name__)
 _WHOLE = re.compile(r"[0-9]{1,9}")
-MAX_TURN = 500  # characters in a turn, as the API's TurnIn
-
-
-def too_long(text: str) -> str:
-    return (f"a turn is at most {MAX_TURN} characters; yours has {len(text)} "
-            f"(it begins {text[:30]!r}); write one turn, such as b2-c2 G P:d3")
 
 
 @bp.get("/")

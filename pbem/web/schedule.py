@@ -7,32 +7,16 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from sqlmodel import Session
 
-from pbem import ical, links
+from pbem import ical
 from pbem.db import get_session
-from pbem.models import Player
 from pbem.services import digest, vacations
+from pbem.services.schedule import schedule_data
+from pbem.services.time_control import check_bank_cap
 from pbem.services.errors import ServiceError
 from pbem.web.auth import current_player, sign_in_required
 
 bp = Blueprint("schedule", __name__)
-
-
-def schedule_data(session: Session, player: Player) -> dict[str, Any]:
-    """The player's schedule settings, for the page and the API alike."""
-    prefs = digest.preferences(session, player)
-    holiday = vacations.status(session, player)
-    token = ical.token_for(session, player)
-    return {
-        "reminder_hours": digest.hours_of(prefs),
-        "digest": bool(prefs.digest),
-        "vacation_days_per_year": holiday.allowance,
-        "vacation_days_used": holiday.used,
-        "vacation_days_left": holiday.left,
-        "on_vacation_until": holiday.current.ends_at if holiday.current else None,
-        "calendar_url": links.external(url_for("schedule.calendar", token=token)),
-    }
 
 
 def _page(error: str | None = None, status: int = 200, form: dict | None = None):
@@ -134,13 +118,3 @@ def time_control_args(form: dict[str, Any], amount: int | None) -> dict[str, Any
             control[name] = int(text)
     check_bank_cap(control)
     return {"time_control": control}
-
-
-def check_bank_cap(control: dict[str, Any]) -> None:
-    """``BadInput`` when a bank cap is below the starting bank."""
-    from pbem.services.errors import BadInput
-
-    bank, cap = control.get("bank_hours") or 0, control.get("bank_cap_hours") or 0
-    if isinstance(bank, int) and isinstance(cap, int) and cap and cap < bank:
-        raise BadInput(f"the bank cap ({cap} hours) must be at least the starting bank ({bank} hours), "
-                       f"or 0 for no cap")
