@@ -66,8 +66,15 @@ def can_make(a: Genes, b: Genes, child: Genes) -> bool:
 
 def _ways(a: Genes, b: Genes, child: Genes) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
     """The selections (of ``a``, of ``b``) that can give ``child``."""
-    return {(sa, sb) for sa in SELECTIONS for sb in SELECTIONS
-            if is_interleaving(tuple(a[i] for i in sa), tuple(b[i] for i in sb), child)}
+    wanted = sorted(child)
+    found = set()
+    for sa in SELECTIONS:
+        x = tuple(a[i] for i in sa)
+        for sb in SELECTIONS:
+            y = tuple(b[i] for i in sb)
+            if sorted(x + y) == wanted and is_interleaving(x, y, child):
+                found.add((sa, sb))
+    return found
 
 
 def why_not(a: Genes, b: Genes, first: Genes, second: Genes, names: tuple[str, str] = ("A", "B")) -> str | None:
