@@ -171,3 +171,22 @@ def test_random_self_play_keeps_pyramids_numbers_and_siblings(game):
         state = RULES.apply(state, NOTATION.parse_turn(state, "give up"))
     _invariants(state, pyramids)
     assert RULES.result(state) is not None
+
+
+def test_the_picture_diagram_renders_with_the_servers_renderers():
+    from pbem.diagrams import render_png, render_svg
+
+    diagram = NOTATION.diagram(example_start())
+    svg = render_svg(diagram)
+    assert svg.startswith("<svg") and svg.count("<polygon") == 6 * (10 + 1)
+    assert render_png(diagram).startswith(b"\x89PNG")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.sampled_from(["stashes", "orders", "colour"]), st.text(max_size=30), max_size=3))
+def test_any_options_give_options_or_an_option_error(options):
+    try:
+        normal = RULES.normalize_options(options)
+    except PbemError:
+        return
+    assert RULES.normalize_options(normal) == normal
