@@ -8,8 +8,8 @@ from itertools import islice
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.errors import IllegalTurnError, MalformedTurnError, PbemError, PositionError, TurnError
-from engine.greenhouse import Breed, GiveUp
+from engine.errors import MalformedTurnError, PbemError, PositionError, TurnError
+from engine.greenhouse import Breed, GiveUp, breeding
 from engine.greenhouse.flowers import split_genes, stash_pyramids
 from greenhouse_helpers import RULES, SEED, example_start
 from notation.greenhouse import NOTATION
@@ -163,7 +163,7 @@ def test_random_self_play_keeps_pyramids_numbers_and_siblings(game):
             state = RULES.apply(state, GiveUp())
             continue
         f, g = rng.choice(pairs)
-        children = list(islice(__import__("engine.greenhouse.breeding", fromlist=["children"]).children(f.genes, g.genes), 500))
+        children = list(islice(breeding.children(f.genes, g.genes), 500))
         first, second = rng.choice(children)
         turn = NOTATION.parse_turn(state, NOTATION.format_turn(state, Breed(f.number, g.number, first, second)))
         state = RULES.apply(state, turn)

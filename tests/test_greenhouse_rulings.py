@@ -175,3 +175,12 @@ def test_a_stuck_greenhouse_can_still_give_up():
     assert RULES.legal_turns(state)[-1] == GiveUp()
     state = play(state, "#1 x #2 -> 1R 1R 1R 2R 2R 2R / 1B 1B 1B 2B 2B 2B")
     assert RULES.legal_turns(state) == [GiveUp()]  # only the two siblings are left
+
+
+def test_the_rules_interleaving_examples_are_all_possible():
+    from engine.greenhouse.breeding import interleavings
+
+    made = interleavings(("1R", "2R", "3R"), ("1B", "2B", "3B"))
+    for text in ("1R 2R 3R 1B 2B 3B", "1R 1B 2R 3R 2B 3B", "1B 1R 2B 2R 3B 3R", "1B 2B 1R 2R 3R 3B"):
+        assert tuple(text.split()) in made
+    assert len(made) == 20 and ("2R", "1R", "3R", "1B", "2B", "3B") not in made

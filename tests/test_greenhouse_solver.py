@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.greenhouse import Breed, breeding, solver
+from engine.greenhouse import breeding, solver
 from engine.greenhouse.flowers import Flower, split_genes
 from engine.greenhouse.rules import deliver
 from greenhouse_helpers import RULES, SEED, example_start
