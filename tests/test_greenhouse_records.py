@@ -109,3 +109,14 @@ def test_pbem_record_check_verifies_the_revealed_seed(tmp_path):
     bad.write_text(good.read_text(encoding="utf-8").replace(SEED, "00" * 32), encoding="utf-8")
     result = CliRunner().invoke(main, ["record", "check", str(bad)])
     assert result.exit_code != 0 and "does not match its hash" in result.output
+
+
+def test_a_record_without_its_deal_or_with_a_broken_one_says_so():
+    record = finished_record()
+    record.start = None
+    with pytest.raises(RecordError, match="deals its greenhouse from a seed"):
+        records.replay(record)
+    record = finished_record()
+    record.start = record.start.replace("1:", "1:9Z", 1)
+    with pytest.raises(RecordError, match="cannot set up the game"):
+        records.replay(record)
