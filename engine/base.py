@@ -64,6 +64,12 @@ class Game(ABC, Generic[S, T]):
     min_players: int = 2
     max_players: int = 2
     option_specs: tuple[OptionSpec, ...] = ()
+    #: True for games that use chance (a shuffle, a roll).  Such a game is
+    #: started with ``seeded_state`` and a seed from ``engine.chance``; every
+    #: chance outcome is part of the states it produces (so a record of
+    #: positions and turns replays without the seed).  Games without chance
+    #: leave it False and never see a seed.
+    uses_chance: bool = False
 
     # -- options -------------------------------------------------------
     def normalize_options(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -95,6 +101,12 @@ class Game(ABC, Generic[S, T]):
     @abstractmethod
     def initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> S:
         """The position before the first turn."""
+
+    def seeded_state(self, players: int, options: Mapping[str, Any] | None, seed: str) -> S:
+        """The position before the first turn of a game that uses chance,
+        its chance outcomes drawn from ``seed`` (64 hex digits) by the
+        streams of ``engine.chance``.  Games without chance ignore the seed."""
+        return self.initial_state(players, options)
 
     @abstractmethod
     def players(self, state: S) -> int:

@@ -29,7 +29,9 @@ class Piece:
     "logger", "pyramid", "stone", "blocked"); ``player`` is 0-based or None
     for neutral pieces; ``size`` is 1-3 for pyramids and tree stages;
     ``marked`` flags an extra marker (a protester on a tree); ``label`` is the
-    character the text diagram shows.
+    character the text diagram shows.  ``colour``, when set, is the CSS
+    colour the piece really has (a Martian Greenhouse chromosome); renderers
+    that do not read it draw the player's colour as before.
     """
 
     kind: str
@@ -37,6 +39,7 @@ class Piece:
     player: int | None = None
     size: int = 1
     marked: bool = False
+    colour: str | None = None
 
 
 @dataclass(frozen=True)

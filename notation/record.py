@@ -25,6 +25,7 @@ import json
 import re
 from typing import Any
 
+from engine import chance
 from engine.base import winners_without
 from engine.errors import PbemError, RecordError
 from notation import ataxx_pgn, registry
@@ -69,8 +70,12 @@ def result_tag(kind: GameKind, state: Any) -> str:
 
 def check(record: Record) -> Replay:
     """Replay the record and check its Result tag against the final position
-    (and the players put out on time, when the record has an ``Out`` tag)."""
+    (and the players put out on time, when the record has an ``Out`` tag).
+    A finished game of chance must reveal its seed, and its start position
+    must be the one the seed deals (``verify_seed``)."""
     played = replay(record)
+    if record.kind.rules.uses_chance and (record.tags.get(SEED) or record.result != "*"):
+        verify_seed(record)
     out = outs(record)
     if out:
         return _check_out(record, played, out)
@@ -83,6 +88,54 @@ def check(record: Record) -> Replay:
             "a finished game; a game ended by resignation, agreement or time names it in a Termination tag"
         )
     return played
+
+
+# -- chance -----------------------------------------------------------------
+#: tags of a game that uses chance: the stream's name, the seed's SHA-256
+#: (from the start) and the seed (once the game is over).  The chance
+#: outcomes themselves are in the record as they happened: the dealt start
+#: position in the ``Start`` tag.
+CHANCE, SEED_HASH, SEED = "Chance", "SeedHash", "Seed"
+
+
+def seeded_record(game: str, players: list[str], options: dict[str, str], seed: str, **fields: Any) -> Record:
+    """A new record of a chance game: the position ``seed`` deals as its
+    ``Start``, the seed's hash in ``SeedHash``; the seed stays secret."""
+    kind = registry.get_any(game)
+    state = kind.rules.seeded_state(len(players), options, seed)
+    tags = {CHANCE: chance.ALGORITHM, SEED_HASH: chance.commitment(seed)}
+    tags.update(fields.pop("tags", {}))
+    return Record(game=kind.name, players=list(players), options=kind.rules.normalize_options(options),
+                  start=kind.notation.format_position(state), tags=tags, **fields)
+
+
+def verify_seed(record: Record) -> None:
+    """Check a finished chance game against its revealed seed: the seed
+    matches the ``SeedHash`` shown from the start, and it deals exactly the
+    record's ``Start``.  ``RecordError`` saying what differs."""
+    kind = record.kind
+    if not kind.rules.uses_chance:
+        raise RecordError(f"{kind.name} uses no chance, so its record has no seed to verify")
+    seed, hashed = record.tags.get(SEED), record.tags.get(SEED_HASH)
+    algorithm = record.tags.get(CHANCE, chance.ALGORITHM)
+    if algorithm != chance.ALGORITHM:
+        raise RecordError(f"the record's chance comes from {quote(algorithm)}; this server checks {chance.ALGORITHM}")
+    if not seed:
+        raise RecordError(f"the game is over but the record reveals no seed; add its [{SEED} \"...\"] tag")
+    if not hashed:
+        raise RecordError(f"the record has no [{SEED_HASH} \"...\"] tag, the hash shown before the seed was revealed")
+    if not record.start:
+        raise RecordError("the record has no Start tag holding the dealt position")
+    try:
+        chance.check_commitment(seed, hashed)
+        dealt = kind.rules.seeded_state(len(record.players), record.options, seed)
+        written = kind.notation.parse_position(record.start, record.options)
+    except PbemError as error:
+        raise RecordError(f"cannot verify the seed: {error}") from None
+    expected = kind.notation.format_position(dealt)
+    if dealt != written:
+        raise RecordError(f"the seed does not deal the recorded start: it deals {quote(expected, 200)}, "
+                          f"the record starts from {quote(record.start, 200)}")
 
 
 def _check_out(record: Record, played: Replay, out: dict[int, int]) -> Replay:
@@ -204,7 +257,7 @@ def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None)
     if "Game" not in tags:
         raise RecordError(f'the record has no Game tag, such as [Game "logger"]; the games are: {", ".join(registry.names())}')
     try:
-        registry.get(tags["Game"])
+        registry.get_any(tags["Game"])
     except PbemError as error:
         raise RecordError(str(error)) from None
     players = []
@@ -287,7 +340,7 @@ def read_json(text: str) -> Record:
     if not isinstance(game, str):
         raise RecordError('the record has no game, such as "game": "logger"')
     try:
-        registry.get(game)
+        registry.get_any(game)
     except PbemError as error:
         raise RecordError(str(error)) from None
     result = data.get("result") or "*"

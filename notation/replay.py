@@ -46,7 +46,7 @@ class Record:
 
     @property
     def kind(self) -> GameKind:
-        return registry.get(self.game)
+        return registry.get_any(self.game)
 
 
 @dataclass

@@ -1,0 +1,284 @@
+"""The par of a Martian Greenhouse deal: the fewest breedings the solver can
+find within a budget, and a lower bound on the true optimum.
+
+Method (``docs/games/martian-greenhouse.md``, "The solver and par"):
+iterative deepening on the number of breedings, from an admissible lower
+bound up.  A breeding that fills an order has two parents that each hold
+three of the order's chromosomes in its order (a *half*), so the search keeps
+only breedings with a child that holds a half or is delivered, and keeps one
+representative of the children that hold none.  With at most two breedings
+left this loses nothing (those depths are exhaustive and raise the lower
+bound); deeper it is a heuristic.  Positions reached twice are searched once
+per depth.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from engine.greenhouse import breeding
+from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
+from engine.greenhouse.rules import GreenhouseGame, deliver
+
+_RULES = GreenhouseGame()
+#: depths up to which the pruning loses nothing
+EXACT_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class Par:
+    """What the solver found for a position.
+
+    ``found``: the fewest breedings of a solution it found (None: none within
+    the budget); ``line``: those breedings, playable in order from the
+    position; ``lower_bound``: no solution has fewer breedings; ``optimal``:
+    ``found == lower_bound``; ``cut_short``: the budget ran out."""
+
+    found: int | None
+    lower_bound: int
+    line: tuple[Breed, ...]
+    nodes: int
+    seconds: float
+    cut_short: bool
+
+    @property
+    def optimal(self) -> bool:
+        return self.found is not None and self.found == self.lower_bound
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def distance_from_par(par: Par, breedings: int) -> str:
+    """What to tell a player who filled every order in ``breedings``."""
+    if par.found is None:
+        return f"{breedings} breedings; the solver found no solution within its budget (at least {par.lower_bound})"
+    diff = breedings - par.found
+    if diff == 0:
+        return f"{breedings} breedings: par"
+    if diff < 0:
+        return f"{breedings} breedings: {-diff} under par ({par.found}), better than the solver found"
+    return f"{breedings} breedings: {diff} over par ({par.found})"
+
+
+@lru_cache(maxsize=4096)
+def _halves(orders: tuple[Genes, ...]) -> frozenset[Genes]:
+    return frozenset().union(*(breeding.triples(o) for o in orders)) if orders else frozenset()
+
+
+def lower_bound(state: GreenhouseState) -> int:
+    """``ceil(k / 2)`` for ``k`` unfilled orders, plus one when no pair of
+    the greenhouse can give any unfilled order in one breeding."""
+    unfilled = state.unfilled
+    if not unfilled:
+        return 0
+    bound = (len(unfilled) + 1) // 2
+    pairs = _RULES.breedable(state)
+    if not any(breeding.can_make(f.genes, g.genes, o) for f, g in pairs for o in set(unfilled)):
+        bound += 1
+    return bound
+
+
+def _key(state: GreenhouseState) -> tuple:
+    genes = {f.number: f.genes for f in state.flowers}
+    return (tuple(sorted(genes.values())),
+            tuple(sorted(tuple(sorted((genes[a], genes[b]))) for a, b in state.siblings)),
+            tuple(sorted(state.unfilled)))
+
+
+def _bred(state: GreenhouseState, turn: Breed) -> GreenhouseState:
+    """``apply`` without checking (the solver only makes legal breedings)."""
+    one, two = state.next_number, state.next_number + 1
+    flowers = tuple(f for f in state.flowers if f.number not in (turn.a, turn.b))
+    flowers += (Flower(one, turn.first), Flower(two, turn.second))
+    siblings = tuple(p for p in state.siblings if turn.a not in p and turn.b not in p) + ((one, two),)
+    return deliver(GreenhouseState(flowers, siblings, state.orders, state.filled, two + 1, state.breedings + 1))
+
+
+def _complete(a: Genes, b: Genes, child: Genes) -> Genes | None:
+    """A second child for parents that can give ``child``, or None."""
+    for sa in breeding.SELECTIONS:
+        for sb in breeding.SELECTIONS:
+            x, y = tuple(a[i] for i in sa), tuple(b[i] for i in sb)
+            if breeding.is_interleaving(x, y, child):
+                return tuple(a[i] for i in breeding.rest(sa)) + tuple(b[i] for i in breeding.rest(sb))
+    return None
+
+
+def finish_in_one(state: GreenhouseState) -> Breed | None:
+    """A breeding that fills every unfilled order at once, or None."""
+    unfilled = state.unfilled
+    if not unfilled or len(unfilled) > 2:
+        return None
+    both = sorted(unfilled[0] + unfilled[-1])
+    for f, g in _RULES.breedable(state):
+        if len(unfilled) == 2 and (sorted(f.genes + g.genes) != both
+                                   or not breeding.can_make(f.genes, g.genes, unfilled[0])):
+            continue
+        if len(unfilled) == 1:
+            if breeding.can_make(f.genes, g.genes, unfilled[0]):
+                return Breed(f.number, g.number, unfilled[0], _complete(f.genes, g.genes, unfilled[0]))
+        elif breeding.why_not(f.genes, g.genes, unfilled[0], unfilled[1]) is None:
+            return Breed(f.number, g.number, unfilled[0], unfilled[1])
+    return None
+
+
+def _subsequence(part: Genes, genes: Genes) -> bool:
+    it = iter(genes)
+    return all(g in it for g in part)
+
+
+def _within_child(part: Genes, a: Genes, b: Genes) -> bool:
+    """Can some child of ``a`` and ``b`` hold ``part`` (three chromosomes) in
+    order?  Yes when ``part`` splits into a subsequence of ``a`` and one of
+    ``b`` (each parent's extra chromosomes can always be placed around it)."""
+    for mask in range(8):
+        mine = tuple(g for i, g in enumerate(part) if mask >> i & 1)
+        theirs = tuple(g for i, g in enumerate(part) if not mask >> i & 1)
+        if _subsequence(mine, a) and _subsequence(theirs, b):
+            return True
+    return False
+
+
+def _splits(order: Genes) -> list[tuple[Genes, Genes]]:
+    """The (half, other half) splits of an order: three of its positions and
+    the other three, each in order."""
+    return list(breeding.splits(order))
+
+
+def _halves_for(state: GreenhouseState, f: Flower, g: Flower, left: int) -> frozenset[Genes]:
+    """The halves a child of ``f`` and ``g`` should hold.  With two breedings
+    left, the last one breeds that child with a flower ``r`` already in the
+    greenhouse (not a parent, not the sibling), so only halves whose other
+    half ``r`` holds count; deeper, every half of an unfilled order."""
+    unfilled = tuple(sorted(set(state.unfilled)))
+    if left != 2:
+        return _halves(unfilled)
+    others = [r.genes for r in state.flowers if r.number not in (f.number, g.number)]
+    return frozenset(half for order in unfilled for half, other in _splits(order)
+                     if any(_subsequence(other, r) for r in others))
+
+
+def candidates(state: GreenhouseState, left: int = 3) -> Iterator[Breed]:
+    """The breedings the search tries with ``left`` breedings to go: each
+    unordered pair of children once, only those with a child that is
+    delivered or holds a half of an unfilled order (``_halves_for``),
+    children holding none represented by one of them."""
+    unfilled = set(state.unfilled)
+    for f, g in _RULES.breedable(state):
+        a, b = f.genes, g.genes
+        halves = _halves_for(state, f, g, left)
+        delivers = any(breeding.can_make(a, b, o) for o in unfilled)
+        if not delivers and not any(_within_child(h, a, b) for h in halves):
+            continue
+
+        def useful(genes: Genes) -> bool:
+            return genes in unfilled or bool(breeding.triples(genes) & halves)
+
+        seen: set[tuple[Genes, Genes]] = set()
+        for sa in breeding.SELECTIONS:
+            xa, ra = tuple(a[i] for i in sa), tuple(a[i] for i in breeding.rest(sa))
+            for sb in breeding.SELECTIONS:
+                xb, rb = tuple(b[i] for i in sb), tuple(b[i] for i in breeding.rest(sb))
+                ones = sorted(breeding.interleavings(xa, xb))
+                twos = sorted(breeding.interleavings(ra, rb))
+                good_ones = [c for c in ones if useful(c)]
+                good_twos = [c for c in twos if useful(c)]
+                if not good_ones and not good_twos:
+                    continue
+                junk_one = next((c for c in ones if not useful(c)), None)
+                junk_two = next((c for c in twos if not useful(c)), None)
+                pairs = [(c, d) for c in good_ones for d in good_twos]
+                if junk_two is not None:
+                    pairs += [(c, junk_two) for c in good_ones]
+                if junk_one is not None:
+                    pairs += [(junk_one, d) for d in good_twos]
+                for c, d in pairs:
+                    pair = (c, d) if c <= d else (d, c)
+                    if pair not in seen:
+                        seen.add(pair)
+                        yield Breed(f.number, g.number, c, d)
+
+
+def _greedy(state: GreenhouseState, max_nodes: int, deadline: float) -> tuple[Breed, ...] | None:
+    """A quick solution, not always the shortest: fill one order at a time,
+    each time the order the search can fill soonest."""
+    line: tuple[Breed, ...] = ()
+    node = state
+    while node.unfilled:
+        best = None
+        for depth in range(1, 5):  # the orders quickest to fill first
+            for order in dict.fromkeys(node.unfilled):
+                alone = GreenhouseState(node.flowers, node.siblings, (order,), (0,), node.next_number, node.breedings)
+                seconds = deadline - time.perf_counter()
+                if seconds <= 0:
+                    return None
+                par = solve(alone, max_depth=depth, max_nodes=max_nodes, max_seconds=seconds, greedy=False)
+                if par.found is not None and (best is None or par.found < len(best)):
+                    best = par.line
+            if best is not None:
+                break
+        if best is None:
+            return None
+        for turn in best:
+            node = _bred(node, turn)
+        line += best
+    return line
+
+
+def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
+          max_seconds: float = 10.0, greedy: bool = True) -> Par:
+    """Search for the fewest breedings that fill every order from ``state``
+    (breedings already made are not counted), within ``max_nodes`` expanded
+    positions and ``max_seconds``.  With ``greedy``, a quick solution filling
+    one order at a time (``_greedy``, half the budget) is found first
+    and the deepening search looks only for shorter ones."""
+    started = time.perf_counter()
+    nodes = 0
+    bound = lower_bound(state)
+    best: tuple[Breed, ...] | None = () if not state.unfilled else None
+    cut = False
+    if greedy and best is None:
+        best = _greedy(state, max_nodes // 2, started + max_seconds / 2)
+
+    def search(node: GreenhouseState, left: int, seen: dict) -> tuple[Breed, ...] | None:
+        nonlocal nodes
+        if not node.unfilled:
+            return ()
+        nodes += 1
+        if nodes > max_nodes or time.perf_counter() - started > max_seconds:
+            raise _OutOfBudget
+        if left == 1:
+            turn = finish_in_one(node)
+            return None if turn is None else (turn,)
+        if left <= 0 or lower_bound(node) > left:
+            return None
+        key = _key(node)
+        if seen.get(key, -1) >= left:
+            return None
+        seen[key] = left
+        for turn in candidates(node, left):
+            line = search(_bred(node, turn), left - 1, seen)
+            if line is not None:
+                return (turn,) + line
+        return None
+
+    depth = bound
+    while depth <= max_depth and (best is None or depth < len(best)):
+        try:
+            line = search(state, depth, {})
+        except _OutOfBudget:
+            cut = True
+            break
+        if line is not None:
+            best = line
+            break
+        if depth <= EXACT_DEPTH:
+            bound = max(bound, depth + 1)
+        depth += 1
+    seconds = time.perf_counter() - started
+    return Par(None if best is None else len(best), bound, best or (), nodes, seconds, cut)

@@ -1,0 +1,285 @@
+"""Martian Greenhouse turn notation, position strings and diagrams, as
+defined in ``docs/games/martian-greenhouse.md``.
+
+Turns: ``#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B`` (a breeding:
+parents, then the two children, each listed top down) or ``give up``.
+Positions: ``<flowers> <orders> <siblings> <next number> <breedings> <status>``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Any, Mapping
+
+from engine.errors import GameOverError, MalformedTurnError, PbemError, PositionError, TurnError
+from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
+from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
+from engine.greenhouse.rules import deliver, read_orders
+from notation.base import Diagram, GameKind, Notation, Piece
+from notation.quote import quote
+
+_HELP = ("a Martian Greenhouse turn names two flowers and the two children they give, each child "
+         "six chromosomes from the top down, such as '#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B'; "
+         "or 'give up'")
+_BREED = re.compile(r"^#?\s*(\d{1,9})\s*[x*×]\s*#?\s*(\d{1,9})\s*(?:->|=>|>|:)\s*(.*?)\s*[/|;]\s*(.*?)$",
+                    re.IGNORECASE | re.DOTALL)
+_GIVE_UP = re.compile(r"^(give\s*up|gave\s*up|giveup|resign|resigns|i\s+give\s+up)[.!]?$", re.IGNORECASE)
+_GENE = re.compile(r"([123])\s*([A-Za-z])")
+_NUMBER = re.compile(r"^[0-9]{1,9}$")
+_LOOKALIKES = str.maketrans({"\u2192": ">", "\u27f6": ">", "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+#: colour letter -> the renderers' player colour closest to it (red, blue,
+#: green, gold, purple, orange); others fall back to neutral grey
+_NEAREST_PLAYER = {"R": 0, "B": 1, "C": 1, "G": 2, "Y": 3, "P": 4, "O": 5}
+#: colour letter -> a CSS colour for renderers that read ``Piece.colour``
+CSS = {"R": "#c62828", "Y": "#f2c200", "G": "#2e7d32", "B": "#1f4fbf", "K": "#212121",
+       "P": "#6a1b9a", "C": "#00acc1", "O": "#ef6c00", "W": "#fafafa", "X": "#d0e8f0"}
+
+
+def _malformed(text: str, why: str) -> MalformedTurnError:
+    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {_HELP}")
+
+
+def read_child(text: str, which: str, whole: str) -> Genes:
+    """Six chromosomes such as ``1P 1B 2P, 2B 3P 3R`` (spaces and commas
+    optional, any case)."""
+    cleaned = text.replace(",", " ").strip()
+    genes = tuple(f"{m[1]}{m[2].upper()}" for m in _GENE.finditer(cleaned))
+    leftover = _GENE.sub(" ", cleaned).strip()
+    if leftover:
+        raise _malformed(whole, f"the {which} child has {quote(leftover.split()[0])}, which is not a chromosome "
+                                "(a size 1-3 then a colour letter, such as 2B)")
+    bad = [g for g in genes if not is_chromosome(g)]
+    if bad:
+        raise _malformed(whole, f"{bad[0]} names no colour; the colour letters are {''.join(COLOURS)}")
+    if len(genes) != GENES:
+        raise _malformed(whole, f"the {which} child has {len(genes)} chromosomes; a flower has six")
+    return genes
+
+
+def genes_words(genes: Genes) -> str:
+    return " ".join(genes)
+
+
+class GreenhouseNotation(Notation[GreenhouseState, Any]):
+    game = GreenhouseGame()
+    turn_examples = ("#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B", "give up")
+
+    # -- turns -----------------------------------------------------------
+    def read_turn(self, text: str) -> Breed | GiveUp:
+        """Parse the syntax only; raise ``MalformedTurnError``."""
+        if not isinstance(text, str):
+            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+        cleaned = " ".join(unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).split())
+        if not cleaned:
+            raise MalformedTurnError(f"the turn is empty; {_HELP}")
+        if _GIVE_UP.match(cleaned):
+            return GiveUp()
+        match = _BREED.match(cleaned)
+        if not match:
+            raise _malformed(text, "it is not a breeding such as '#3 x #7 -> (first child) / (second child)'")
+        a, b = int(match[1]), int(match[2])
+        first = read_child(match[3], "first", text)
+        second = read_child(match[4], "second", text)
+        return Breed(a, b, first, second)
+
+    def parse_turn(self, state: GreenhouseState, text: str) -> Breed | GiveUp:
+        if state.over:
+            raise GameOverError(f"the game is over ({self.game.result(state).reason}); no turn can be played")
+        try:
+            turn = self.read_turn(text)
+            if isinstance(turn, Breed) and turn.a > turn.b:
+                turn = Breed(turn.b, turn.a, turn.first, turn.second)
+            self.game.apply(state, turn)
+        except TurnError as error:
+            if isinstance(error, MalformedTurnError):
+                raise
+            written = text.strip() if isinstance(text, str) else text
+            raise type(error)(f"{quote(written)}: {error}") from None
+        return turn
+
+    def format_turn(self, state: GreenhouseState, turn: Breed | GiveUp) -> str:
+        if isinstance(turn, GiveUp):
+            return "give up"
+        return f"#{turn.a} x #{turn.b} -> {genes_words(turn.first)} / {genes_words(turn.second)}"
+
+    # -- positions -------------------------------------------------------
+    def format_position(self, state: GreenhouseState) -> str:
+        flowers = "/".join(f"{f.number}:{''.join(f.genes)}" for f in state.flowers) or "-"
+        orders = "/".join("".join(o) + (f"={n}" if n else "") for o, n in zip(state.orders, state.filled))
+        siblings = ",".join(f"{a}-{b}" for a, b in state.siblings) or "-"
+        status = "gave-up" if state.given_up else "-"
+        return f"{flowers} {orders} {siblings} {state.next_number} {state.breedings} {status}"
+
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> GreenhouseState:
+        opts = self.game.normalize_options(options)
+        example = "1:2B3R1B1B2P3R/2:2C1P1C1R2B3P 1P1P2P2P3P3P - 3 0 -"
+        if not isinstance(text, str):
+            raise PositionError("a position is text")
+        fields = text.split()
+        if len(fields) != 6:
+            raise PositionError(
+                "a Martian Greenhouse position has six fields (flowers, orders, siblings, next number, "
+                f"breedings, status), such as {example!r}; {quote(text)} has {len(fields)}")
+        flowers_text, orders_text, siblings_text, next_text, breedings_text, status = fields
+        flowers = _flowers(flowers_text)
+        orders, filled = _orders(orders_text)
+        numbers = {f.number for f in flowers}
+        if not _NUMBER.match(next_text) or not _NUMBER.match(breedings_text):
+            raise PositionError(f"the next number and the breedings are whole numbers; not "
+                                f"{quote(next_text)} and {quote(breedings_text)}")
+        next_number, breedings = int(next_text), int(breedings_text)
+        for number in sorted(numbers | {n for n in filled if n}):
+            if number >= next_number:
+                raise PositionError(f"flower #{number} is numbered at or above the next number {next_number}")
+        delivered = [n for n in filled if n]
+        if len(set(delivered)) != len(delivered) or numbers & set(delivered):
+            raise PositionError("a flower fills at most one order and leaves the greenhouse when it does")
+        siblings = _siblings(siblings_text, numbers)
+        if status not in ("-", "gave-up"):
+            raise PositionError(f"the status is '-' or 'gave-up'; not {quote(status)}")
+        _check_options(opts, flowers, orders, filled)
+        state = GreenhouseState(flowers, siblings, orders, filled, next_number, breedings, status == "gave-up")
+        if deliver(state) != state:
+            raise PositionError("a flower in the greenhouse matches an unfilled order; it would have been delivered")
+        return state
+
+    # -- diagrams --------------------------------------------------------
+    def diagram(self, state: GreenhouseState) -> Diagram:
+        """Flowers as columns of pyramids (top chromosome on top), then an
+        empty column, then the orders the same way; the caption names each
+        column."""
+        cells = {}
+        columns = [f"{chr(ord('a') + i)} #{f.number}" for i, f in enumerate(state.flowers)]
+        for file, flower in enumerate(state.flowers):
+            for depth, gene in enumerate(flower.genes):
+                cells[(file, GENES - 1 - depth)] = _piece(gene)
+        start = len(state.flowers) + 1
+        for index, (order, number) in enumerate(zip(state.orders, state.filled)):
+            file = start + index
+            for depth, gene in enumerate(order):
+                cells[(file, GENES - 1 - depth)] = _piece(gene, marked=bool(number))
+            columns.append(f"{chr(ord('a') + file)} order {index + 1}" + (f" (filled by #{number})" if number else ""))
+        caption = (self._status(state), "Columns: " + ", ".join(columns))
+        legend = ("Each column is a stack, top chromosome at the top; 1 small, 2 medium, 3 large; "
+                  + " ".join(f"{c} {COLOURS[c]}" for c in sorted({g[1] for f in state.flowers for g in f.genes}
+                                                                  | {g[1] for o in state.orders for g in o})),)
+        return Diagram(max(1, start + len(state.orders)), GENES, cells, caption, legend)
+
+    def text_diagram(self, state: GreenhouseState) -> str:
+        """The greenhouse as stacks side by side (top chromosome first),
+        then the orders beside them."""
+        heads = [f"#{f.number}" for f in state.flowers] or ["(empty)"]
+        stacks = [f.genes for f in state.flowers] or [()]
+        order_heads = [f"O{i + 1}" for i in range(len(state.orders))]
+        lines = ["  ".join(f"{h:>3}" for h in heads) + "  |  " + "  ".join(f"{h:>3}" for h in order_heads)]
+        for depth in range(GENES):
+            left = "  ".join(f"{s[depth] if depth < len(s) else '':>3}" for s in stacks)
+            right = "  ".join(f"{o[depth]:>3}" for o in state.orders)
+            lines.append(left + "  |  " + right)
+        marks = "  ".join(f"{('#' + str(n)) if n else '--':>3}" for n in state.filled)
+        lines.append(" " * len(left) + "  |  " + marks)
+        lines.append("")
+        lines.append(self._status(state))
+        if state.siblings:
+            lines.append("Siblings (never bred together): " + ", ".join(f"#{a} and #{b}" for a, b in state.siblings))
+        lines.append("Orders: " + "; ".join(
+            f"O{i + 1} {genes_words(o)}" + (f" filled by #{n}" if n else "")
+            for i, (o, n) in enumerate(zip(state.orders, state.filled))))
+        return "\n".join(lines)
+
+    def _status(self, state: GreenhouseState) -> str:
+        done = sum(1 for n in state.filled if n)
+        plural = "s" if state.breedings != 1 else ""
+        if state.given_up:
+            return f"Gave up after {state.breedings} breeding{plural}, {done} of {len(state.orders)} orders filled"
+        if state.done:
+            return f"Every order filled in {state.breedings} breeding{plural}"
+        return f"{state.breedings} breeding{plural} so far; {done} of {len(state.orders)} orders filled"
+
+    def player_label(self, player: int) -> str:
+        return "the botanist"
+
+
+def _piece(gene: str, marked: bool = False) -> Piece:
+    return Piece("pyramid", gene, _NEAREST_PLAYER.get(gene[1]), int(gene[0]), marked, colour=CSS[gene[1]])
+
+
+def _flowers(text: str) -> tuple[Flower, ...]:
+    if text == "-":
+        return ()
+    flowers = []
+    for item in text.split("/"):
+        number, _, genes_text = item.partition(":")
+        genes = split_genes(genes_text.upper())
+        if not _NUMBER.match(number) or int(number) < 1 or len(genes_text) != 2 * GENES \
+                or not all(is_chromosome(g) for g in genes):
+            raise PositionError(f"a flower is its number, ':' and six chromosomes, such as 3:2B3R1B1B2P3R; "
+                                f"not {quote(item)}")
+        flowers.append(Flower(int(number), genes))
+    numbers = [f.number for f in flowers]
+    if numbers != sorted(set(numbers)):
+        raise PositionError("the flowers are listed by number, each number once")
+    return tuple(flowers)
+
+
+def _orders(text: str) -> tuple[tuple[Genes, ...], tuple[int, ...]]:
+    orders, filled = [], []
+    for item in text.split("/"):
+        genes_text, _, number = item.partition("=")
+        try:
+            (order,) = read_orders(genes_text)
+        except PbemError as error:
+            raise PositionError(f"the orders: {error}") from None
+        if number and (not _NUMBER.match(number) or int(number) < 1):
+            raise PositionError(f"a filled order ends with '=' and the number of the flower that filled it, "
+                                f"such as 1P1P2P2P3P3P=7; not {quote(item)}")
+        orders.append(order)
+        filled.append(int(number) if number else 0)
+    return tuple(orders), tuple(filled)
+
+
+def _siblings(text: str, numbers: set[int]) -> tuple[tuple[int, int], ...]:
+    if text == "-":
+        return ()
+    pairs = []
+    for item in text.split(","):
+        a, _, b = item.partition("-")
+        if not (_NUMBER.match(a) and _NUMBER.match(b)) or int(a) >= int(b):
+            raise PositionError(f"siblings are pairs such as 11-12 (smaller number first), separated by commas; "
+                                f"not {quote(item)}")
+        if int(a) not in numbers or int(b) not in numbers:
+            raise PositionError(f"siblings {quote(item)} name a flower that is not in the greenhouse")
+        pairs.append((int(a), int(b)))
+    if pairs != sorted(set(pairs)):
+        raise PositionError("sibling pairs are listed in order, each once")
+    return tuple(pairs)
+
+
+def _check_options(opts: dict[str, str], flowers, orders, filled) -> None:
+    """The position holds exactly the stashes' pyramids (in the greenhouse
+    or delivered) and the orders the options ask for."""
+    have = Counter(g for f in flowers for g in f.genes) + Counter(
+        g for o, n in zip(orders, filled) if n for g in o)
+    want = Counter(stash_pyramids(opts["stashes"].upper()))
+    if have != want:
+        diff = sorted((want - have).items()) or sorted((have - want).items())
+        gene, count = diff[0]
+        side = "missing" if want[gene] > have[gene] else "too many"
+        raise PositionError(f"the flowers and delivered orders must hold every pyramid of the stashes "
+                            f"{opts['stashes']} exactly once (five of each size and colour); {gene}: {side}")
+    if opts["orders"].isdigit():
+        if len(orders) != int(opts["orders"]):
+            raise PositionError(f"the options ask for {opts['orders']} orders but the position has {len(orders)}")
+    elif read_orders(opts["orders"]) != orders:
+        raise PositionError("the position's orders differ from the order list of the options")
+
+
+NOTATION = GreenhouseNotation()
+KIND = GameKind(
+    "greenhouse",
+    NOTATION.game,
+    NOTATION,
+    "Martian Greenhouse: a solitaire of breeding six-pyramid flowers to fill an order list.",
+)

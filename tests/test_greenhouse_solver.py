@@ -1,0 +1,121 @@
+"""The Martian Greenhouse solver: on small deals an exhaustive search over
+every breeding proves that what it reports is the optimum; its lines play
+legally; the budget is kept."""
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.greenhouse import breeding, solver
+from engine.greenhouse.flowers import Flower, split_genes
+from engine.greenhouse.rules import deliver
+from greenhouse_helpers import RULES, SEED, example_start
+
+
+def deal(flowers, orders):
+    return RULES.start([split_genes(f) for f in flowers], [split_genes(o) for o in orders])
+
+
+def fills_in_one(state) -> bool:
+    """Can one breeding fill every unfilled order (any breedable pair)?"""
+    un = state.unfilled
+    for f, g in RULES.breedable(state):
+        if len(un) == 1 and breeding.can_make(f.genes, g.genes, un[0]):
+            return True
+        if len(un) == 2 and sorted(f.genes + g.genes) == sorted(un[0] + un[1]) \
+                and breeding.why_not(f.genes, g.genes, un[0], un[1]) is None:
+            return True
+    return False
+
+
+def bred(state, f, g, first, second):
+    """The state after a breeding known to be legal (listed by ``children``)."""
+    one, two = state.next_number, state.next_number + 1
+    flowers = tuple(x for x in state.flowers if x not in (f, g)) + (Flower(one, first), Flower(two, second))
+    siblings = tuple(p for p in state.siblings if f.number not in p and g.number not in p) + ((one, two),)
+    return deliver(replace(state, flowers=flowers, siblings=siblings, next_number=two + 1))
+
+
+def brute_force(state) -> int | None:
+    """The optimum if it is at most 2, else None: every breeding of every
+    pair, then whether one more breeding fills what is left."""
+    if not state.unfilled:
+        return 0
+    if fills_in_one(state):
+        return 1
+    for f, g in RULES.breedable(state):
+        for first, second in breeding.children(f.genes, g.genes):
+            after = bred(state, f, g, first, second)
+            if not after.unfilled or fills_in_one(after):
+                return 2
+    return None
+
+
+def plays(state, line):
+    for turn in line:
+        state = RULES.apply(state, turn)  # the rules check every breeding
+    return state
+
+
+SMALL = [
+    (["1B1R2B2R2R3R", "3B3B3R2R1R3B", "1R2B2R2B3R3B"], ["2B1R2B3R1R3R"]),
+    (["3B3R3B2B3B1B", "2R3R3R2R1R2R", "1R2B2B1B3B1B"], ["1R3B3B1B1B3R"]),
+    (["1B2R1R1B1B1R", "2R2B2B3B1B2B", "3B3R2B3B2R3R"], ["2B2B1B2R2R3R"]),
+    (["2R2B3B1B1R2R", "2B3R3R1B3B1B", "1R3R3B3B1R1R"], ["1R1R2R3B1R2B"]),
+    (["2B1B3B3R3B1R", "3R2R2B2B2R1B", "1R2R1R1B3R3B"], ["3B2R3R2B1B1R", "2R1B3B3R3B2R"]),
+    (["1R1R1R2R2R2R", "3B3B3B1B1B1B", "2B2B2B3R3R3R"], ["1R1R1R3B3B3B"]),
+]
+
+
+@pytest.mark.parametrize("flowers, orders", SMALL)
+def test_on_small_deals_the_solver_reports_the_proven_optimum(flowers, orders):
+    state = deal(flowers, orders)
+    optimum = brute_force(state)
+    par = solver.solve(state, max_seconds=20)
+    assert par.found == optimum and par.lower_bound == optimum and par.optimal and not par.cut_short
+    assert plays(state, par.line).done
+
+
+def test_a_deal_needing_three_breedings_is_proven_to_need_three():
+    state = deal(["1R2B1R2R3R3B", "1B2R2B1B3R3R", "2B1R1B2R3B3B"], ["2B3B1B1B1B3R", "3R1R2R1R3B2B"])
+    assert brute_force(state) is None  # no way in two breedings
+    par = solver.solve(state, max_seconds=20)
+    assert (par.found, par.lower_bound) == (3, 3) and plays(state, par.line).done
+
+
+def test_a_finished_deal_needs_nothing_and_the_rules_example_needs_two():
+    state = deal(["1R1R1R2R2R2R", "3B3B3B1B1B1B"], ["1R1R1R2R2R2R"])
+    assert solver.solve(state).found == 0
+    par = solver.solve(example_start(), max_seconds=20)
+    assert par.found == 2 and par.optimal and plays(example_start(), par.line).done
+
+
+def test_the_budget_is_kept_and_said():
+    state = RULES.seeded_state(1, {"orders": "4"}, SEED)
+    par = solver.solve(state, max_nodes=50, max_seconds=5)
+    assert par.cut_short and par.lower_bound >= 2
+    assert par.found is None or plays(state, par.line).done
+
+
+def test_lower_bound_counts_orders_and_breedings_that_cannot_fill_one():
+    assert solver.lower_bound(deal(["1R1R1R2R2R2R", "3B3B3B1B1B1B", "2B2B2B3R3R3R"], ["1R1R1R3B3B3B"])) == 1
+    # no pair holds three 3R with one 3B above them: at least two breedings
+    assert solver.lower_bound(deal(["1R1R1R2R2R2R", "3B3B3B1B1B1B", "2B2B2B3R3R3R"], ["3B3R3R3R1R1R"])) == 2
+
+
+def test_distance_from_par_tells_the_player():
+    par = solver.Par(3, 3, (), 1, 0.0, False)
+    assert solver.distance_from_par(par, 3) == "3 breedings: par"
+    assert solver.distance_from_par(par, 5) == "5 breedings: 2 over par (3)"
+    assert "under par" in solver.distance_from_par(solver.Par(4, 2, (), 1, 0.0, True), 3)
+
+
+GENE = st.sampled_from(["1R", "2R", "3R", "1B", "2B"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.tuples(*[GENE] * 6), st.tuples(*[GENE] * 6), st.tuples(*[GENE] * 6))
+def test_can_make_agrees_with_listing_every_child(a, b, child):
+    listed = any(child in pair for pair in breeding.children(a, b))
+    assert breeding.can_make(a, b, child) == listed
