@@ -243,8 +243,9 @@ def tokens_of(session: Session, player: Player) -> list[ApiToken]:
 
 
 def revoke_api_token(session: Session, player: Player, token_id: Any) -> None:
-    row = session.get(ApiToken, token_id) if isinstance(token_id, int) else None
+    row = session.get(ApiToken, token_id) if isinstance(token_id, int) and 0 < token_id < 2**31 else None
     if row is None or row.player_id != player.id:
-        raise NotFound(f"you have no API token {token_id!r}")
+        shown = repr(token_id)
+        raise NotFound(f"you have no API token {shown if len(shown) <= 20 else shown[:20] + '…'}")
     session.delete(row)
     session.commit()
