@@ -47,3 +47,16 @@ def refusal_path_of(server, address: str) -> str:
     from urllib.parse import urlsplit
 
     return urlsplit(refusals.link_for(address)).path
+
+
+def test_a_sub_address_that_refused_on_its_own_stays_refused_when_its_mailbox_accepts_again(server):  # noqa: F811
+    client = server.app.test_client()
+    with server.app.app_context():
+        mailbox, sub = refusal_path_of(server, "bob@example.org"), refusal_path_of(server, "bob+games@example.org")
+    assert client.post(mailbox, data={"action": "refuse"}).status_code == 200
+    assert client.post(sub, data={"action": "refuse"}).status_code == 200
+    assert client.post(mailbox, data={"action": "accept"}).status_code == 200
+    with server.app.app_context():
+        session = get_session()
+        assert not refusals.refuses(session, "bob@example.org")
+        assert refusals.refuses(session, "bob+games@example.org")

@@ -114,7 +114,7 @@ def check_accepts_mail(session: Session, addresses: Iterable[str]) -> None:
 def refuse(session: Session, address: str) -> None:
     """Store the refusal (once) and give up the mail queued for ``address``; commits."""
     key = _key(address)
-    if not refuses(session, key):
+    if session.exec(select(func.count()).select_from(MailRefusal).where(MailRefusal.address == key)).one() == 0:
         try:
             with session.begin_nested():
                 session.add(MailRefusal(address=key))
