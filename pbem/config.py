@@ -132,7 +132,8 @@ TYPES: dict[str, type] = {
 #: the smallest and largest whole number a key takes (others: 0 and up)
 _RANGES: dict[str, tuple[int, int | None]] = {"DIGEST_HOUR": (0, 23), "WTF_CSRF_TIME_LIMIT": (1, None),
                                               "SIGN_IN_MAX_AGE": (1, None), "MAIL_MAX_ATTEMPTS": (1, None),
-                                              "DIAGRAM_CACHE_SIZE": (1, None)}
+                                              "DIAGRAM_CACHE_SIZE": (1, None), "MAX_CONTENT_LENGTH": (1024, None),
+                                              "MAIL_SEND_BUDGET": (1, None)}
 #: keys that take one of a few words
 CHOICES: dict[str, tuple[str, ...]] = {
     "MAIL_LISTENER_PROTOCOL": ("smtp", "lmtp"),
