@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from flask import current_app
-from sqlalchemy import func, update
+from sqlalchemy import and_, or_, update
 from sqlmodel import Session, select
 
 from pbem import links
@@ -160,15 +160,30 @@ SIGN_IN_KIND = "sign_in"
 SIGN_IN_PER_HOUR = 3  # sign-in mails to one address in any hour (config SIGN_IN_PER_HOUR)
 
 
+def mailbox(address: str) -> str:
+    """The address without its ``+detail``: ``bob+games@x`` -> ``bob@x``
+    (most mail services deliver both to bob's mailbox)."""
+    local, at, domain = address.rpartition("@")
+    base = local.partition("+")[0]
+    return f"{base}@{domain}" if at and base else address
+
+
 def _check_sign_in_rate(session: Session, address: str) -> None:
-    """``TooMany`` when ``address`` has had its sign-in mails for the hour:
-    counted from the outbox rows of kind ``sign_in``."""
+    """``TooMany`` when the mailbox of ``address`` (it and its
+    ``+sub-addresses``) has had its sign-in mails for the hour: counted from
+    the outbox rows of kind ``sign_in``."""
     limit = int(current_app.config.get("SIGN_IN_PER_HOUR", SIGN_IN_PER_HOUR))
     since = utcnow() - timedelta(hours=1)
-    recent = session.exec(
-        select(func.count()).select_from(OutboxMessage).where(
-            OutboxMessage.to_addr == address, OutboxMessage.kind == SIGN_IN_KIND, OutboxMessage.created_at >= since)
-    ).one()
+    box = mailbox(address)
+    local, _, domain = box.rpartition("@")
+    sent = session.exec(
+        select(OutboxMessage.to_addr).where(
+            or_(OutboxMessage.to_addr == box,
+                and_(OutboxMessage.to_addr.startswith(local + "+", autoescape=True),
+                     OutboxMessage.to_addr.endswith("@" + domain, autoescape=True))),
+            OutboxMessage.kind == SIGN_IN_KIND, OutboxMessage.created_at >= since)
+    ).all()
+    recent = sum(1 for to in sent if mailbox(to) == box)
     if recent >= limit:
         raise TooMany(f"{address} has been sent {limit} sign-in links in the last hour, the most we send; "
                       "use one of those (each works once, within "

@@ -29,7 +29,7 @@ from sqlalchemy import and_, func, or_, update
 from sqlmodel import Session, select
 
 from pbem.models import ACCEPTED, Game, Player, Seat, utcnow
-from pbem.services.accounts import TooMany
+from pbem.services.accounts import TooMany, mailbox
 
 INVITATIONS_PER_DAY = 20
 INVITATIONS_TO_NEWCOMER_PER_DAY = 3
@@ -61,13 +61,6 @@ def _received_by(session: Session, invitee: Player, since: datetime) -> list[dat
         select(Seat.invited_at).join(Game, Game.id == Seat.game_id)
         .where(Seat.player_id == invitee.id, Game.creator_id != invitee.id, Seat.invited_at >= since)
         .order_by(Seat.invited_at)))
-
-
-def mailbox(address: str) -> str:
-    """The address without its ``+detail``: ``bob+games@x`` -> ``bob@x``."""
-    local, at, domain = address.rpartition("@")
-    base = local.partition("+")[0]
-    return f"{base}@{domain}" if at and base else address
 
 
 def _players_of(session: Session, box: str) -> list[Player]:
