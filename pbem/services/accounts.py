@@ -16,6 +16,7 @@ from urllib.parse import quote, urlencode
 
 from flask import current_app
 from sqlalchemy import and_, or_, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem import links
@@ -50,9 +51,13 @@ def player_for_email(session: Session, email: Any, *, create: bool = True) -> Pl
     if player is None:
         if not create:
             raise NotFound(f"nobody has signed in as {address}")
-        player = Player(email=address)
-        session.add(player)
-        session.flush()
+        try:
+            with session.begin_nested():  # another request may make the same player at the same moment
+                player = Player(email=address)
+                session.add(player)
+                session.flush()
+        except IntegrityError:
+            player = session.exec(select(Player).where(Player.email == address)).one()
     return player
 
 
