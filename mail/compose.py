@@ -83,6 +83,25 @@ def _references(thread: Thread | None) -> tuple[str | None, list[str]]:
     return parent, refs[-20:]
 
 
+class _LinkHeader(str):
+    """A header whose value is an angle-bracketed link (``List-Unsubscribe``),
+    written as it is: mail clients read it raw (RFC 2369: a value that does
+    not begin with ``<`` is ignored), so it must never become an RFC 2047
+    encoded-word, which is what the email package makes of a long token
+    with nothing to fold at.  It is written on one line (RFC 5322 allows
+    998 characters), whatever policy serialises it (``fold``)."""
+
+    name: str
+
+    def __new__(cls, name: str, value: str) -> "_LinkHeader":
+        header = super().__new__(cls, value)
+        header.name = name
+        return header
+
+    def fold(self, *, policy) -> str:  # noqa: ANN001 - an email.policy.Policy
+        return f"{self.name}: {self}{policy.linesep}"
+
+
 def _base(
     *,
     from_addr: str,
@@ -158,9 +177,10 @@ def compose_notification(
                 date=date)
     parts = [REPLY_MARKER] if reply_marker else []
     parts += [part.strip("\n") for part in (text, diagram, after) if part and part.strip()]
-    if refusal_link:
-        msg["List-Unsubscribe"] = f"<{refusal_link}>"
+    if refusal_link and len(refusal_link) <= 900:  # one header line stays within RFC 5322's 998
+        msg["List-Unsubscribe"] = _LinkHeader("List-Unsubscribe", f"<{refusal_link}>")
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if refusal_link:
         parts.append(f"-- \n{REFUSAL_TEXT}: {refusal_link}")
     msg.set_content("\n\n".join(parts) + "\n")
     html_parts = [f'<p style="color:#888;font-size:small">{html.escape(REPLY_MARKER)}</p>'] if reply_marker else []

@@ -133,8 +133,11 @@ def retry(ids: tuple[int, ...], everything: bool, outgoing: bool) -> None:
             done = again(get_session(), None if everything else list(ids))
         except ValueError as exc:
             raise click.ClickException(f"{exc}; nothing was re-queued (see pbem mail shunt)") from None
+        kept = len(given_up.refused(get_session())) if outgoing and everything else 0
     click.echo(f"pbem: {len(done)}{' outgoing' if outgoing else ''} message(s) re-queued"
                + (f": {', '.join(map(str, done))}" if done else ""))
+    if kept:
+        click.echo(f"pbem: {kept} left given up: their addresses refused all mail from this server")
 
 
 @mail.command("shunt")

@@ -64,7 +64,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "DATABASE_URL": "sqlite:///" + str(Path(instance_path) / "pbem.sqlite3"),
         "DATABASE_SCHEMA": None,  # PostgreSQL schema to use (tests use a fresh one)
         "AUTO_MIGRATE": True,  # run the Alembic migrations on start-up
-        "BASE_URL": None,  # used in mailed links; None: the request's own host
+        "BASE_URL": None,  # in mailed links, never from a request; None: pbem serve's own, else localhost:5000
         "MAIL_FROM": "pbem@localhost",
         "SIGN_IN_MAX_AGE": 3600,  # seconds a mailed sign-in link stays valid
         # invitation limits over 24 hours (pbem.services.invitations): sent by one player; received by one
@@ -132,7 +132,8 @@ TYPES: dict[str, type] = {
 #: the smallest and largest whole number a key takes (others: 0 and up)
 _RANGES: dict[str, tuple[int, int | None]] = {"DIGEST_HOUR": (0, 23), "WTF_CSRF_TIME_LIMIT": (1, None),
                                               "SIGN_IN_MAX_AGE": (1, None), "MAIL_MAX_ATTEMPTS": (1, None),
-                                              "DIAGRAM_CACHE_SIZE": (1, None)}
+                                              "DIAGRAM_CACHE_SIZE": (1, None), "MAX_CONTENT_LENGTH": (1024, None),
+                                              "MAIL_SEND_BUDGET": (1, None)}
 #: keys that take one of a few words
 CHOICES: dict[str, tuple[str, ...]] = {
     "MAIL_LISTENER_PROTOCOL": ("smtp", "lmtp"),

@@ -2,9 +2,9 @@
 Chromium (through Playwright) visits every kind of page of a running
 ``pbem serve`` -- welcome, sign-in, check your mail, the local mailbox, my
 games, new game, a game with the live preview, the preview board and the
-legal turns working, the resign confirmation, settings, API tokens and an
-error page -- and no CSP violation is reported, while each page is served
-with the policy."""
+legal turns working, the resign confirmation, settings, refusing all mail
+(and accepting it again), API tokens and an error page -- and no CSP
+violation is reported, while each page is served with the policy."""
 
 from __future__ import annotations
 
@@ -121,6 +121,13 @@ def test_every_kind_of_page_keeps_to_the_content_security_policy(browser, served
     expect(bob.page.locator("h1")).to_contain_text("Resign game")
     bob.page.click("#keep-playing")
     expect(bob.page.locator("#game-status")).to_have_text("active")
+
+    alice.goto("/settings/mail")  # the page of the link that refuses all mail, and its button
+    expect(page.locator("h1")).to_have_text("Mail from this server")
+    page.click("text=Refuse all mail from this server")
+    expect(page.locator(".flash")).to_contain_text("sends no more mail to alice@example.org")
+    page.click("text=Accept mail from this server again")
+    expect(page.locator(".flash")).to_contain_text("gets mail from this server again")
 
     for path in ("/settings", "/tokens", "/", "/dev/mail", "/games/999999", "/no-such-page"):
         alice.goto(path)

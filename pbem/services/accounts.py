@@ -15,7 +15,8 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from flask import current_app
-from sqlalchemy import func, update
+from sqlalchemy import and_, or_, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem import links
@@ -50,9 +51,13 @@ def player_for_email(session: Session, email: Any, *, create: bool = True) -> Pl
     if player is None:
         if not create:
             raise NotFound(f"nobody has signed in as {address}")
-        player = Player(email=address)
-        session.add(player)
-        session.flush()
+        try:
+            with session.begin_nested():  # another request may make the same player at the same moment
+                player = Player(email=address)
+                session.add(player)
+                session.flush()
+        except IntegrityError:
+            player = session.exec(select(Player).where(Player.email == address)).one()
     return player
 
 
@@ -160,15 +165,30 @@ SIGN_IN_KIND = "sign_in"
 SIGN_IN_PER_HOUR = 3  # sign-in mails to one address in any hour (config SIGN_IN_PER_HOUR)
 
 
+def mailbox(address: str) -> str:
+    """The address without its ``+detail``: ``bob+games@x`` -> ``bob@x``
+    (most mail services deliver both to bob's mailbox)."""
+    local, at, domain = address.rpartition("@")
+    base = local.partition("+")[0]
+    return f"{base}@{domain}" if at and base else address
+
+
 def _check_sign_in_rate(session: Session, address: str) -> None:
-    """``TooMany`` when ``address`` has had its sign-in mails for the hour:
-    counted from the outbox rows of kind ``sign_in``."""
+    """``TooMany`` when the mailbox of ``address`` (it and its
+    ``+sub-addresses``) has had its sign-in mails for the hour: counted from
+    the outbox rows of kind ``sign_in``."""
     limit = int(current_app.config.get("SIGN_IN_PER_HOUR", SIGN_IN_PER_HOUR))
     since = utcnow() - timedelta(hours=1)
-    recent = session.exec(
-        select(func.count()).select_from(OutboxMessage).where(
-            OutboxMessage.to_addr == address, OutboxMessage.kind == SIGN_IN_KIND, OutboxMessage.created_at >= since)
-    ).one()
+    box = mailbox(address)
+    local, _, domain = box.rpartition("@")
+    sent = session.exec(
+        select(OutboxMessage.to_addr).where(
+            or_(OutboxMessage.to_addr == box,
+                and_(OutboxMessage.to_addr.startswith(local + "+", autoescape=True),
+                     OutboxMessage.to_addr.endswith("@" + domain, autoescape=True))),
+            OutboxMessage.kind == SIGN_IN_KIND, OutboxMessage.created_at >= since)
+    ).all()
+    recent = sum(1 for to in sent if mailbox(to) == box)
     if recent >= limit:
         raise TooMany(f"{address} has been sent {limit} sign-in links in the last hour, the most we send; "
                       "use one of those (each works once, within "
@@ -243,8 +263,9 @@ def tokens_of(session: Session, player: Player) -> list[ApiToken]:
 
 
 def revoke_api_token(session: Session, player: Player, token_id: Any) -> None:
-    row = session.get(ApiToken, token_id) if isinstance(token_id, int) else None
+    row = session.get(ApiToken, token_id) if isinstance(token_id, int) and 0 < token_id < 2**31 else None
     if row is None or row.player_id != player.id:
-        raise NotFound(f"you have no API token {token_id!r}")
+        shown = repr(token_id)
+        raise NotFound(f"you have no API token {shown if len(shown) <= 20 else shown[:20] + '…'}")
     session.delete(row)
     session.commit()

@@ -11,6 +11,10 @@ across the web, the API and mail ``new`` alike:
 * ``INVITATIONS_TO_PLAYER_PER_DAY`` (default 10): the same for an address
   that has played.
 
+An address's invitations are counted for its mailbox: ``bob+games@x`` and
+``bob+1@x`` share the count of ``bob@x`` (most mail services deliver them
+to bob's mailbox), so varying the ``+detail`` does not get round a limit.
+
 Going over refuses the whole game with ``TooMany`` (HTTP 429) naming the
 limit and when it resets: nothing is created and nothing is mailed.
 """
@@ -21,11 +25,11 @@ from datetime import datetime, timedelta
 from typing import Sequence
 
 from flask import current_app
-from sqlalchemy import func, update
+from sqlalchemy import and_, func, or_, update
 from sqlmodel import Session, select
 
 from pbem.models import ACCEPTED, Game, Player, Seat, utcnow
-from pbem.services.accounts import TooMany
+from pbem.services.accounts import TooMany, mailbox
 
 INVITATIONS_PER_DAY = 20
 INVITATIONS_TO_NEWCOMER_PER_DAY = 3
@@ -59,6 +63,16 @@ def _received_by(session: Session, invitee: Player, since: datetime) -> list[dat
         .order_by(Seat.invited_at)))
 
 
+def _players_of(session: Session, box: str) -> list[Player]:
+    """The players whose address is ``box`` or one of its sub-addresses."""
+    local, _, domain = box.rpartition("@")
+    found = session.exec(select(Player).where(or_(
+        Player.email == box,
+        and_(Player.email.startswith(local + "+", autoescape=True),
+             Player.email.endswith("@" + domain, autoescape=True)))))
+    return [player for player in found if mailbox(player.email) == box]
+
+
 def has_played(session: Session, player: Player) -> bool:
     """True once ``player`` has accepted a seat (a game's creator accepts their own)."""
     return session.exec(select(func.count()).select_from(Seat).where(
@@ -84,8 +98,9 @@ def check(session: Session, inviter: Player, addresses: Sequence[str]) -> None:
         return
     since = utcnow() - WINDOW
     _lock(session, inviter)
-    known = list(session.exec(select(Player).where(Player.email.in_(list(addresses)))))
-    ids = sorted({inviter.id, *(p.id for p in known)})
+    boxes = {address: mailbox(address) for address in addresses}
+    families = {box: [p for p in _players_of(session, box) if p.id != inviter.id] for box in set(boxes.values())}
+    ids = sorted({inviter.id, *(p.id for family in families.values() for p in family)})
     if session.get_bind().dialect.name != "sqlite":
         session.exec(select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()).all()
 
@@ -99,15 +114,24 @@ def check(session: Session, inviter: Player, addresses: Sequence[str]) -> None:
                       f"this game needs {len(addresses)}, so you can send them from "
                       f"{_when(sent, len(sent) + len(addresses) - most)}. No game was created")
 
-    for invitee in sorted(known, key=lambda p: addresses.index(p.email)):
-        if invitee.id == inviter.id:
+    in_this_game: dict[str, int] = {}  # invitations to each mailbox in this game so far
+    for address in addresses:
+        if address == inviter.email:
             continue
-        played = has_played(session, invitee)
+        box, family = boxes[address], families[boxes[address]]
+        played = any(has_played(session, p) for p in family)
         most = (_limit("INVITATIONS_TO_PLAYER_PER_DAY", INVITATIONS_TO_PLAYER_PER_DAY) if played
                 else _limit("INVITATIONS_TO_NEWCOMER_PER_DAY", INVITATIONS_TO_NEWCOMER_PER_DAY))
-        received = _received_by(session, invitee, since)
-        if len(received) >= most:
+        received = sorted(t for p in family for t in _received_by(session, p, since))
+        earlier = in_this_game.get(box, 0)
+        if len(received) + earlier >= most:
             who = "an address that has played here" if played else "an address that has not played here yet"
-            raise TooMany(f"{invitee.email} has been invited {len(received)} times in the last 24 hours, the most "
-                          f"for {who} ({most} a day); it can be invited again from "
-                          f"{_when(received, len(received) - most + 1)}. No game was created")
+            if not received:
+                raise TooMany(f"this game invites {earlier + 1} addresses of the mailbox {box} ({address} "
+                              f"among them), and {most} a day is the most for {who}; invite fewer of them. "
+                              "No game was created")
+            name = address if address == box else f"{address} (with the other +addresses of {box})"
+            raise TooMany(f"{name} has been invited {len(received) + earlier} times in the last 24 hours, "
+                          f"the most for {who} ({most} a day); it can be invited again from "
+                          f"{_when(received, len(received) + earlier - most + 1)}. No game was created")
+        in_this_game[box] = earlier + 1

@@ -39,6 +39,16 @@ def _key(address: str) -> str:
     return address.strip().lower()
 
 
+def _keys(address: str) -> set[str]:
+    """The refusals that cover ``address``: its own, and that of the address
+    without its ``+detail`` (a refusal of bob@x covers bob+games@x, which
+    most mail services deliver to bob's mailbox)."""
+    key = _key(address)
+    local, at, domain = key.rpartition("@")
+    base = local.partition("+")[0]
+    return {key, f"{base}@{domain}"} if at and base else {key}
+
+
 def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
 
@@ -77,8 +87,8 @@ def mail_link(address: str) -> str | None:
 
 def refuses(session: Session, address: str) -> bool:
     """True when ``address`` refused all mail from this server."""
-    key = _key(address)
-    return session.exec(select(func.count()).select_from(MailRefusal).where(MailRefusal.address == key)).one() > 0
+    keys = list(_keys(address))
+    return session.exec(select(func.count()).select_from(MailRefusal).where(MailRefusal.address.in_(keys))).one() > 0
 
 
 def refusing(session: Session, addresses: Iterable[str]) -> list[str]:
@@ -86,8 +96,9 @@ def refusing(session: Session, addresses: Iterable[str]) -> list[str]:
     keys = [_key(a) for a in addresses]
     if not keys:
         return []
-    found = set(session.exec(select(MailRefusal.address).where(MailRefusal.address.in_(keys))))
-    return [k for k in keys if k in found]
+    covering = sorted(set().union(*(_keys(k) for k in keys)))
+    found = set(session.exec(select(MailRefusal.address).where(MailRefusal.address.in_(covering))))
+    return [k for k in keys if _keys(k) & found]
 
 
 def check_accepts_mail(session: Session, addresses: Iterable[str]) -> None:
@@ -103,24 +114,30 @@ def check_accepts_mail(session: Session, addresses: Iterable[str]) -> None:
 def refuse(session: Session, address: str) -> None:
     """Store the refusal (once) and give up the mail queued for ``address``; commits."""
     key = _key(address)
-    if not refuses(session, key):
+    if session.exec(select(func.count()).select_from(MailRefusal).where(MailRefusal.address == key)).one() == 0:
         try:
             with session.begin_nested():
                 session.add(MailRefusal(address=key))
         except IntegrityError:  # refused at the same moment by another request
             pass
-    session.execute(
-        update(OutboxMessage)
-        .where(func.lower(OutboxMessage.to_addr) == key, OutboxMessage.sent_at.is_(None),
-               OutboxMessage.failed_at.is_(None))
-        .values(failed_at=utcnow(), last_error=GIVEN_UP)
-        .execution_options(synchronize_session=False)
-    )
+    domain = "@" + key.rpartition("@")[2]
+    queued = session.exec(select(OutboxMessage.id, OutboxMessage.to_addr).where(
+        func.lower(OutboxMessage.to_addr).endswith(domain, autoescape=True), OutboxMessage.sent_at.is_(None),
+        OutboxMessage.failed_at.is_(None))).all()
+    ids = [row_id for row_id, to in queued if key in _keys(to)]  # the address and its sub-addresses
+    if ids:
+        session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id.in_(ids), OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None))
+            .values(failed_at=utcnow(), last_error=GIVEN_UP)
+            .execution_options(synchronize_session=False)
+        )
     session.commit()
 
 
 def accept_again(session: Session, address: str) -> None:
-    """Remove the refusal of ``address``: it gets mail again from now on; commits."""
-    for row in session.exec(select(MailRefusal).where(MailRefusal.address == _key(address))):
+    """Remove the refusals covering ``address`` (its own, and that of the
+    address without its ``+detail``): it gets mail again from now on; commits."""
+    for row in session.exec(select(MailRefusal).where(MailRefusal.address.in_(list(_keys(address))))):
         session.delete(row)
     session.commit()
