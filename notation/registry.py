@@ -35,6 +35,11 @@ def names() -> list[str]:
     return sorted(_GAMES)
 
 
+def all_names() -> list[str]:
+    """Every game the project has rules for, offered by the server or not, sorted."""
+    return sorted({*_GAMES, *_NOT_OFFERED})
+
+
 def get(name: str) -> GameKind:
     """The game called ``name`` (case-insensitive); ``OptionError`` if none."""
     key = str(name).strip().lower()

@@ -96,17 +96,6 @@ def test_pgn_from_a_position_with_o_to_move_numbers_the_first_move_with_dots():
     assert read_pgn(text).turns == ["a2", "g2"]
 
 
-def test_own_record_format_round_trip():
-    text, _ = package_game(3, limit=40)
-    record = read_pgn(text)
-    own = records.write_text(record)
-    assert own.startswith('[Game "ataxx"]')
-    again = records.read(own)
-    assert records.write_text(again) == own
-    assert records.replay(again).final == records.replay(record).final
-    assert records.read(records.write_json(record)).turns == records.replay(record).texts
-
-
 @pytest.mark.parametrize(
     "text,words",
     [

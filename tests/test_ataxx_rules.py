@@ -7,14 +7,11 @@ import random
 
 import ataxx
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from engine.errors import (
     GameOverError,
     IllegalTurnError,
     MalformedTurnError,
-    PbemError,
     PositionError,
 )
 from notation import registry
@@ -218,30 +215,6 @@ def test_diagram_shows_stones_and_blocked_squares():
     assert diagram.cells[(0, 6)].kind == "stone" and diagram.cells[(0, 6)].player == 0
     assert diagram.cells[(2, 4)].kind == "blocked"
     assert "x to move" in NOTATION.text_diagram(pos(START))
-
-
-FENS = st.sampled_from([START, "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1", "6o/7/7/7/3----/3----/3--x- x 0 1", "xx5/7/7/7/7/7/7 o 3 9"])
-
-
-@settings(max_examples=300, deadline=None)
-@given(FENS, st.one_of(st.text(max_size=12), st.text(alphabet="abcdefgh0123456789 -xpas", max_size=8)))
-def test_turn_parser_returns_a_legal_move_or_raises_its_own_errors(fen, text):
-    state = pos(fen)
-    try:
-        move = NOTATION.parse_turn(state, text)
-    except PbemError:
-        return
-    assert move in GAME.legal_turns(state)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.one_of(st.text(max_size=40), st.text(alphabet="xo-1234567/ 89bw", max_size=40)))
-def test_position_parser_returns_a_state_or_raises_position_error(text):
-    try:
-        state = pos(text)
-    except PositionError:
-        return
-    assert pos(NOTATION.format_position(state)) == state
 
 
 def test_a_forfeited_turn_is_played_as_a_pass():

@@ -1,6 +1,5 @@
-"""Attactics notation, positions, diagrams, records and the command line;
-hypothesis tests that the parsers only return values or raise their own
-errors."""
+"""Attactics notation, positions, diagrams, records and the command line.
+The parsers' fuzzing and the round trips are in ``test_game_contract.py``."""
 
 from __future__ import annotations
 
@@ -8,13 +7,10 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from engine.errors import (
     AmbiguousTurnError,
     MalformedTurnError,
-    PbemError,
     PositionError,
 )
 from notation import record as records
@@ -132,51 +128,7 @@ def test_diagram_has_pyramids_and_stashes():
     assert "Player 1 to move" in text and "stash 0 small, 5 medium, 5 large" in text
 
 
-# -- hypothesis ---------------------------------------------------------------------
-STATES = st.sampled_from([START2, CHOICE, "72s/8/3m7/8/2l1s6/8/8/1s7 2 3"])
-TURN_TEXT = st.one_of(
-    st.text(max_size=16),
-    st.text(alphabet="abcdh1234+-= ,smlgrowshink.0", max_size=16),
-    st.builds(lambda a, b, c: f"{a}-{b} {c}", st.sampled_from(["a1", "h2", "d4", "c3"]), st.sampled_from(["a1", "c3", "b2", "d5"]), st.text(alphabet="abcdh1234=sml.", max_size=8)),
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(STATES, TURN_TEXT)
-def test_turn_parser_returns_a_legal_turn_or_raises_its_own_errors(position, text):
-    state = NOTATION.parse_position(position)
-    try:
-        turn = NOTATION.parse_turn(state, text)
-    except PbemError:
-        return
-    assert turn in GAME.legal_turns(state)
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.one_of(st.text(max_size=60), st.text(alphabet="12345678sml./ w", max_size=80)))
-def test_position_parser_returns_a_state_or_raises_position_error(text):
-    try:
-        state = NOTATION.parse_position(text)
-    except PositionError:
-        return
-    assert NOTATION.parse_position(NOTATION.format_position(state)) == state
-
-
 # -- records --------------------------------------------------------------------------
-@pytest.mark.parametrize("seed,players", [(1, 2), (2, 3), (3, 4), (4, 2)])
-def test_record_round_trip_text_and_json(seed, players):
-    turns = random_game(seed, players)
-    names = [f"P{n}" for n in range(1, players + 1)]
-    record = records.Record("attactics", names, turns)
-    played = records.replay(record)
-    record.result = records.result_tag(KIND, played.final)
-    text = records.write_text(record)
-    again = records.read(text)
-    assert records.write_text(again) == text
-    assert records.check(again).final == played.final
-    assert records.replay(records.read(records.write_json(record))).final == played.final
-
-
 def test_record_from_a_start_position():
     record = records.Record("attactics", ["A", "B"], ["a1-c3 d4=h2"], start=CHOICE)
     text = records.write_text(record)

@@ -1,8 +1,8 @@
 """Thousands of random Attactics games for 2, 3 and 4 players, checking
-the invariants after every turn: every player owns 15 pyramids, five of
-each size, on the board or in their stash; the position string and the
-turn text read back to the same values; the player to move has a piece
-and a legal turn; a finished game has a winner by ruling 10."""
+Attactics' own invariants after every turn: every player owns 15 pyramids,
+five of each size, on the board or in their stash; the player to move has a
+piece and a legal turn; a finished game has a winner by ruling 10.  The text
+round trips every game must keep are in ``test_game_contract.py``."""
 
 from __future__ import annotations
 
@@ -19,14 +19,10 @@ GAMES = {2: 900, 3: 700, 4: 600}  # 2200 games in all
 MAX_TURNS = 24  # turns per game at most; games end sooner when someone wins
 
 
-def check(state, previous, turn, rng) -> None:
+def check(state) -> None:
     for player in range(state.players):
         counts = state.board_counts(player)
         assert all(counts[k] + state.stashes[player][k] == 5 for k in range(3)), (player, counts, state.stashes)
-    if rng.random() < 0.25:  # the text forms, on a sample of turns
-        text = NOTATION.format_turn(previous, turn)
-        assert NOTATION.parse_turn(previous, text) == turn, text
-        assert NOTATION.parse_position(NOTATION.format_position(state)) == state
     on_board = [state.on_board(p) for p in range(state.players)]
     if state.to_move is None:
         winner = state.winner
@@ -46,8 +42,8 @@ def test_random_self_play_keeps_the_invariants(players):
             turns = GAME.legal_turns(state)
             assert turns, NOTATION.format_position(state)  # nobody with a piece ever has to pass
             turn = rng.choice(turns)
-            state, previous = GAME.apply(state, turn), state
-            check(state, previous, turn, rng)
+            state = GAME.apply(state, turn)
+            check(state)
             if state.to_move is None:
                 reason = GAME.result(state).reason
                 endings[reason] = endings.get(reason, 0) + 1
@@ -65,8 +61,8 @@ def test_long_games_reach_all_fifteen_on_the_board():
             turns = GAME.legal_turns(state)
             clones = [t for t in turns if type(t).__name__ == "Move" and abs(t.frm - t.to) in (1, 7, 8, 9)]
             turn = rng.choice(clones if clones and rng.random() < 0.9 else turns)
-            state, previous = GAME.apply(state, turn), state
-            check(state, previous, turn, rng)
+            state = GAME.apply(state, turn)
+            check(state)
             if state.to_move is None:
                 wins += GAME.result(state).reason == "all 15 pyramids on the board"
                 break

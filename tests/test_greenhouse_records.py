@@ -1,17 +1,16 @@
-"""Martian Greenhouse records: they carry the seed's hash from the start and
-the dealt position, replay without the seed, and are verified against the
-seed once it is revealed."""
+"""Martian Greenhouse records: the order list given as an option, bad turns
+and deals named, and ``pbem record check`` verifying the revealed seed.
+That a record carries the seed's hash from the start, replays without the
+seed and is verified against it is checked for every game of chance in
+``test_game_contract.py``."""
 
 import pytest
 
-from engine import chance
 from engine.errors import RecordError
 from engine.greenhouse.flowers import split_genes
 from notation import record as records
 from notation import registry
-from notation.greenhouse import NOTATION
 
-RULES = NOTATION.game
 SEED = "5eed" * 16
 OPTIONS = {"stashes": "rb", "orders": "1"}
 
@@ -26,53 +25,6 @@ def finished_record(seed: str = SEED) -> records.Record:
     record.result = "="
     record.tags[records.SEED] = seed
     return record
-
-
-def test_a_new_record_shows_the_hash_and_the_deal_but_not_the_seed():
-    record = records.seeded_record("greenhouse", ["Ann"], OPTIONS, SEED)
-    text = records.write_text(record)
-    assert f'[SeedHash "{chance.commitment(SEED)}"]' in text
-    assert '[Chance "pbem-sha256-v1"]' in text
-    assert SEED not in text
-    dealt = RULES.seeded_state(1, OPTIONS, SEED)
-    assert f'[Start "{NOTATION.format_position(dealt)}"]' in text
-
-
-def test_a_finished_record_replays_without_the_seed_and_verifies_with_it():
-    record = finished_record()
-    text = records.write_text(record)
-    assert f'[Seed "{SEED}"]' in text
-    again = records.read_text(text)
-    assert records.write_text(again) == text
-    without = records.read_text(text.replace(f'[Seed "{SEED}"]\n', ""))
-    played = records.replay(without)
-    assert played.final.given_up and played.final.breedings == 1
-    records.check(again)
-    json_again = records.read_json(records.write_json(record))
-    records.check(json_again)
-
-
-def test_a_wrong_seed_is_detected():
-    record = finished_record()
-    record.tags[records.SEED] = "00" * 32
-    with pytest.raises(RecordError, match="does not match its hash"):
-        records.check(record)
-
-
-def test_a_seed_that_deals_another_start_is_detected():
-    other = "00" * 32
-    record = finished_record()
-    record.tags[records.SEED] = other
-    record.tags[records.SEED_HASH] = chance.commitment(other)
-    with pytest.raises(RecordError, match="does not deal the recorded start"):
-        records.check(record)
-
-
-def test_a_finished_game_of_chance_must_reveal_its_seed():
-    record = finished_record()
-    del record.tags[records.SEED]
-    with pytest.raises(RecordError, match="reveals no seed"):
-        records.check(record)
 
 
 def test_a_record_with_the_order_list_given_replays():
