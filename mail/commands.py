@@ -6,7 +6,8 @@ address (``play+<token>@...``):
 =====================  =====================================================
 ``<turn>``             any other text: a turn in the game's notation
 ``#12 <turn>``         the same, answering ply 12 (also ``12: <turn>``); a
-                       stale ply is refused by the server
+                       stale ply is refused by the server ('#3 x #7 ...'
+                       is a turn, not ply 3: a breeding of Martian Greenhouse)
 ``preview <turn>``     show the resulting board without playing (ply prefix
                        allowed after the keyword: ``preview #12 <turn>``)
 ``legal``              list the legal turns
@@ -107,7 +108,15 @@ def normalize_line(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
 
 
+#: a turn that itself starts with '#N x #M' (numbered pieces crossed, as in
+#: Martian Greenhouse's '#3 x #7 -> ...') is not a ply prefix; give the ply
+#: before it ('#12 #3 x #7 -> ...' or '12: #3 x #7 -> ...')
+_NUMBERED_PAIR = re.compile(r"^#\s*\d{1,9}\s*[xX\u00d7*]\s*#\s*\d")
+
+
 def _split_ply(text: str) -> tuple[int | None, str]:
+    if _NUMBERED_PAIR.match(text):
+        return None, text
     match = _PLY.match(text)
     if not match:
         return None, text

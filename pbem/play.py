@@ -32,6 +32,23 @@ def state_of(game: Game, position: str | None = None) -> Any:
     return kind_of(game).notation.parse_position(text, game.options)
 
 
+def start_state(game: Game, players: int) -> Any:
+    """The game's state before the first turn: dealt from its seed when
+    its rules use chance (the seed is set when the game starts)."""
+    kind = kind_of(game)
+    if kind.rules.uses_chance:
+        if not game.seed:
+            raise ValueError(f"game {game.id} uses chance but has no seed yet")
+        return kind.rules.seeded_state(players, game.options, game.seed)
+    return kind.rules.initial_state(players, game.options)
+
+
+def is_solitaire(session: Session, game: Game) -> bool:
+    """True for a game of one player: no invitations, draws, claims or
+    "out" policy there."""
+    return len(seats_of(session, game)) == 1
+
+
 def seats_of(session: Session, game: Game) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.number)))
 

@@ -78,8 +78,12 @@ class Context:
     def commit(self) -> None:
         self.session.commit()
 
+    legal_cut: bool = False  # set by ``legal``: more legal turns than it lists
+
     def legal(self) -> list[str]:
-        """The legal turns, when it is this player's turn; else none."""
+        """The first ``MAX_LEGAL_REPLY`` legal turns, when it is this
+        player's turn, else none; ``legal_cut`` says whether there are more
+        (a game may have millions, never enumerated whole)."""
         game = self.game
         if game is None or game.status != ACTIVE or self.player is None:
             return []
@@ -88,21 +92,28 @@ class Context:
         kind = kind_of(game)
         if seat is None or kind.rules.to_move(state) != seat.number:
             return []
-        return kind.notation.legal_texts(state)
+        texts, self.legal_cut = kind.notation.first_legal_texts(state, MAX_LEGAL_REPLY)
+        return texts
 
 
-def _game_help(settings: MailSettings) -> str:
+def _game_help(settings: MailSettings, game: Game | None = None, session: Session | None = None) -> str:
+    """The commands for mail about ``game``, its turn example taken from
+    the game's notation; a one-player game has no draw to offer."""
+    kind = kind_of(game) if game is not None else None
+    example = (kind.notation.turn_examples or ("...",))[0] if kind is not None else "a turn"
+    solitaire = game is not None and session is not None and len(seats_of(session, game)) == 1
+    draw = "" if solitaire else "\n  draw               offer a draw, or accept the one offered"
+    resign = "give up (end the game)" if solitaire else "resign the game"
     return f"""How to play by email: reply to any mail about the game (keep the reply
 address; it identifies you and the game), one command per line:
 
-  <turn>             your turn, e.g. b2-c2 G P:d3 (the game's notation)
+  <turn>             your turn in the game's notation, e.g. {example}
   #12 <turn>         the same, answering turn 12: refused if the game has moved on
   preview <turn>     the board after that turn, without playing it
   legal              the turns you may play now
   board  (status)    the board now
   record             the game record
-  resign             resign the game
-  draw               offer a draw, or accept the one offered
+  resign             {resign}{draw}
   accept / decline   answer the invitation to a game that has not started
   help               this text
 
@@ -190,12 +201,14 @@ def legal(ctx: Context, cmd: c.Command) -> None:
     if not options:
         ctx.reply(_status_line(ctx) + "\n\nIt is not your turn, so you have no legal turns now.")
     else:
-        listed = options[:MAX_LEGAL_REPLY]
-        more = len(options) - len(listed)
-        text = f"Your legal turns in game {game.id} (turn {game.ply + 1}), {len(options)} in all:\n\n"
-        text += "\n".join("  " + t for t in listed)
-        if more:
-            text += f"\n  ... and {more} more not listed."
+        if ctx.legal_cut:
+            text = (f"Your legal turns in game {game.id} (turn {game.ply + 1}): there are more than "
+                    f"{len(options)}, so only the first {len(options)} are listed:\n\n")
+        else:
+            text = f"Your legal turns in game {game.id} (turn {game.ply + 1}), {len(options)} in all:\n\n"
+        text += "\n".join("  " + t for t in options)
+        if ctx.legal_cut:
+            text += "\n  ... and more not listed."
         ctx.reply(text)
     ctx.commit()
 
@@ -279,7 +292,7 @@ def decline(ctx: Context, cmd: c.Command) -> None:
 
 def help_(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
-    ctx.reply(_game_help(ctx.settings) if ctx.game is not None else _plain_help(ctx.settings), board=False)
+    ctx.reply(_game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else _plain_help(ctx.settings), board=False)
     ctx.commit()
 
 
