@@ -129,9 +129,12 @@ def _invalid(line: str, error: str) -> Command:
 
 
 def _parse_new(line: str, rest: str) -> Command:
+    if re.fullmatch(r"\S+", rest.strip()):  # a game of one player (solitaire): nobody to invite
+        return Command(kind=NEW, line=line, argument=rest.strip().lower(), addresses=())
     match = re.match(r"^(\S+)\s+with\s+(.+)$", rest, re.IGNORECASE | re.DOTALL)
     if not match:
-        return _invalid(line, "write: new <game> with <address>, <address>")
+        return _invalid(line, "write: new <game> with <address>, <address> (or new <game> alone for a game "
+                              "of one player)")
     game = match.group(1).lower()
     words = re.split(r"[\s,;]+", match.group(2).strip())
     addresses: list[str] = []

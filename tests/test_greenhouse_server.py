@@ -246,3 +246,30 @@ def test_the_position_command_deals_a_greenhouse_from_a_seed_and_shows_it():
     applied = runner.invoke(main, ["position", "apply", "greenhouse", position, turn, "-o", "stashes=rb",
                                    "-o", "orders=2"])
     assert applied.exit_code == 0, applied.output
+
+
+def test_a_solitaire_is_started_by_mail_and_its_help_fits_the_game(database_config, tmp_path):
+    from test_email_commands import ROBOT, Robot, fresh_mail
+
+    app = mail_app(database_config, MAIL_EML_FOLDER=str(tmp_path / "sent"))
+    robot = Robot(app, tmp_path / "sent")
+    try:
+        from pbem.db import get_session
+        from pbem.services.accounts import player_for_email
+
+        with app.app_context():
+            player_for_email(get_session(), "alice@example.org")
+            get_session().commit()
+        answers = robot.send(fresh_mail("alice@example.org", ROBOT, "new greenhouse"))
+        texts = {str(m["Subject"]): plain_text(m) for m in answers}
+        assert any("has started" in t for t in texts.values()), texts
+        [board] = [m for m in answers if "your turn" in str(m["Subject"])]
+        assert HASH in plain_text(board) and SEED not in plain_text(board)
+        [helped] = robot.send(client_reply(board, "help"))
+        help_text = plain_text(helped)
+        assert "#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B" in help_text
+        assert "b2-c2" not in help_text and "offer a draw" not in help_text and "give up" in help_text
+        ended = [plain_text(m) for m in robot.send(client_reply(board, "give up"))]
+        assert any("gave up after 0 breedings" in t and SEED in t for t in ended), ended
+    finally:
+        app.extensions["pbem_engine"].dispose()

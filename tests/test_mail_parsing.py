@@ -127,7 +127,10 @@ def test_plain_address_commands():
     assert new.addresses == ("bob@example.org", "carol@example.org", "dave@example.net")
     assert parse_command("help", in_game=False).kind == HELP
     assert parse_command("games", in_game=False).kind == GAMES
-    for line, error in [("b2-c2", "unknown command"), ("legal", "needs a game"), ("new logger", "new <game>"),
+    solitaire = parse_command("new Greenhouse", in_game=False)  # a game of one player: nobody to invite
+    assert solitaire.kind == NEW and solitaire.argument == "greenhouse" and solitaire.addresses == ()
+    for line, error in [("b2-c2", "unknown command"), ("legal", "needs a game"), ("new", "new <game>"),
+                        ("new logger bob@example.org", "new <game> with"),
                         ("new logger with bob", "not an email address"), ("vacation 3", "needs a game")]:
         command = parse_command(line, in_game=False)
         assert command.kind == INVALID and error in command.error, line

@@ -128,6 +128,8 @@ def _plain_help(settings: MailSettings) -> str:
   games                           your games, with the address to play each
   new <game> with <addresses>     start a game and invite them ({names}),
                                   e.g. new logger with bob@example.org
+  new <game>                      start a game of one player (a solitaire),
+                                  e.g. new greenhouse
   help                            this text
 
 To play a turn, or to accept an invitation, reply to the mail about that
@@ -339,8 +341,11 @@ def new(ctx: Context, cmd: c.Command) -> None:
         return
     ctx.claim()
     game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses))
-    ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
-              "It starts when everyone has accepted; then the first player gets the board.", board=False)
+    if game.status == ACTIVE:  # a game of one player starts at once
+        ctx.reply(f"Game {game.id} ({title_of(game)}) has started; the board comes in the next mail.", board=False)
+    else:
+        ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
+                  "It starts when everyone has accepted; then the first player gets the board.", board=False)
     ctx.commit()
 
 

@@ -216,7 +216,10 @@ def resign(session: Session, game_id: Any, player: Player) -> Game:
     _require_status(game, ACTIVE, doing="resign")
     label = kind_of(game).notation.player_label
     others = [s.number for s in seats_of(session, game) if s.number != seat.number]
-    _finish(session, game, others, f"player {label(seat.number)} ({player.display_name}) resigned")
+    if not others:  # solitaire: nobody wins
+        _finish(session, game, [], f"{player.display_name} gave up after {game.ply} turn{'s' if game.ply != 1 else ''}")
+    else:
+        _finish(session, game, others, f"player {label(seat.number)} ({player.display_name}) resigned")
     session.commit()
     return game
 
