@@ -273,3 +273,39 @@ def test_a_solitaire_is_started_by_mail_and_its_help_fits_the_game(database_conf
         assert any("gave up after 0 breedings" in t and SEED in t for t in ended), ended
     finally:
         app.extensions["pbem_engine"].dispose()
+
+
+def test_giving_up_a_solitaire_on_the_web_ends_it_without_a_winner(app):
+    alice = app.test_client()
+    sign_in(alice, app, "alice@example.org")
+    game_id = new_solitaire(alice)
+    confirm = alice.get(f"/games/{game_id}/resign")
+    assert "Give up game" in confirm.get_data(as_text=True) and "you lose" not in confirm.get_data(as_text=True)
+    done = alice.post(f"/games/{game_id}/resign", data={"csrf_token": csrf(confirm), "confirm": "yes"})
+    assert done.status_code == 302
+    game = row(app, game_id)
+    assert game.status == "finished" and game.result == "=" and "gave up" in game.termination
+    assert SEED in alice.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_a_refused_breeding_by_mail_lists_some_legal_turns_and_says_there_are_more(database_config, tmp_path):
+    from test_email_commands import ROBOT, Robot, fresh_mail
+
+    app = mail_app(database_config, MAIL_EML_FOLDER=str(tmp_path / "sent"))
+    robot = Robot(app, tmp_path / "sent")
+    try:
+        from pbem.db import get_session
+        from pbem.services.accounts import player_for_email
+
+        with app.app_context():
+            player_for_email(get_session(), "alice@example.org")
+            get_session().commit()
+        answers = robot.send(fresh_mail("alice@example.org", ROBOT, "new greenhouse"))
+        [board] = [m for m in answers if "your turn" in str(m["Subject"])]
+        [refused] = robot.send(client_reply(board, "#1 x #99 -> 1R 1R 1R 1R 1R 1R / 1B 1B 1B 1B 1B 1B"))
+        text = plain_text(refused)
+        assert "there is no #99" in text and "What you could send instead" in text
+        assert "There are more legal turns than these" in text and "full list" not in text
+    finally:
+        app.extensions["pbem_engine"].dispose()
+

@@ -25,7 +25,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from mail import commands as c
-from mail.compose import error_text
+from mail.compose import MAX_LEGAL_LISTED, error_text
 from mail.inbound import InboundMessage
 from mail.tokens import make_reply_address
 from notation import registry
@@ -73,6 +73,9 @@ class Context:
         return queue_reply(self.session, self.msg, text, game=game, ply=ply, position=position, kind=kind)
 
     def error(self, line: str, reason: str, legal: list[str] | None = None) -> OutboxMessage:
+        if legal and self.legal_cut:  # a cut list: say so, and do not promise the full list
+            hint = f"There are more legal turns than these; reply 'legal' for the first {MAX_LEGAL_REPLY}."
+            return self.reply(error_text(line, reason, legal[:MAX_LEGAL_LISTED], legal_hint=hint), kind="error")
         return self.reply(error_text(line, reason, legal or []), kind="error")
 
     def commit(self) -> None:
