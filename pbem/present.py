@@ -68,6 +68,10 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
     data["position"] = game.position
     data["diagram"] = kind.notation.text_diagram(state) if state is not None else None
     data["scores"] = list(kind.rules.scores(state)) if state is not None else []
+    outcome = kind.rules.result(state) if state is not None and kind.rules.is_over(state) else None
+    # the rules' own result when the game was played out (not resigned or timed out)
+    data["outcome"] = None if outcome is None else {
+        "winners": [n + 1 for n in outcome.winners], "reason": outcome.reason, "scores": list(outcome.scores)}
     try:
         listed, more = kind.notation.first_legal_texts(state, LEGAL_TURNS_SHOWN) if data["to_move"] else ([], False)
     except PbemError:

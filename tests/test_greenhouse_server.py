@@ -169,6 +169,9 @@ def test_a_whole_greenhouse_game_on_the_web(app):
     game = row(app, game_id)
     assert game.status == "finished" and game.result == "1" and game.ply == len(breedings)
     assert f"in {len(breedings)} breedings" in game.termination
+    outcome = alice.get(f"/api/v1/games/{game_id}").get_json()["outcome"]
+    assert outcome == {"winners": [1], "reason": f"every order filled in {len(breedings)} breedings",
+                       "scores": [len(breedings)]}
     assert row(app, game_id).seed == SEED
     record = records.read(alice.get(f"/games/{game_id}/record.pgn").get_data(as_text=True))
     records.verify_seed(record)
@@ -308,4 +311,14 @@ def test_a_refused_breeding_by_mail_lists_some_legal_turns_and_says_there_are_mo
         assert "There are more legal turns than these" in text and "full list" not in text
     finally:
         app.extensions["pbem_engine"].dispose()
+
+
+def test_a_greenhouse_with_two_players_is_refused_with_the_count(app):
+    alice = app.test_client()
+    sign_in(alice, app, "alice@example.org")
+    page = alice.get("/games/new")
+    refused = alice.post("/games/new", data={"kind": "greenhouse", "players": "alice@example.org\nbob@example.org",
+                                             "hours": "", "csrf_token": csrf(page)})
+    assert refused.status_code == 400
+    assert "Martian Greenhouse is for 1 player, not 2" in refused.get_data(as_text=True)
 

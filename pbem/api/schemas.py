@@ -126,6 +126,9 @@ class GameDetailOut(GameOut):
     position = fields.String(allow_none=True)
     diagram = fields.String(allow_none=True, metadata={"description": "the board as text"})
     scores = fields.List(fields.Integer())
+    outcome = fields.Dict(allow_none=True, metadata={
+        "description": "a game played to its end: the rules' result, {winners (seats), reason, scores}; "
+                       "e.g. a solitaire's reason 'every order filled in 7 breedings' and its score"})
     legal_turns = fields.List(fields.String(), metadata={
         "description": "the legal turns of the player to move (at most 100; see legal_turns_cut)"})
     legal_turns_cut = fields.Boolean(metadata={"description": "there are more legal turns than legal_turns lists"})
