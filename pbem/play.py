@@ -32,14 +32,15 @@ def state_of(game: Game, position: str | None = None) -> Any:
     return kind_of(game).notation.parse_position(text, game.options)
 
 
-def start_state(game: Game, players: int) -> Any:
-    """The game's state before the first turn: dealt from its seed when
-    its rules use chance (the seed is set when the game starts)."""
+def start_state(game: Game, players: int, seed: str | None = None) -> Any:
+    """The game's state before the first turn: dealt from ``seed`` (default
+    the game's, set when it started) when its rules use chance."""
     kind = kind_of(game)
     if kind.rules.uses_chance:
-        if not game.seed:
+        seed = seed or game.seed
+        if not seed:
             raise ValueError(f"game {game.id} uses chance but has no seed yet")
-        return kind.rules.seeded_state(players, game.options, game.seed)
+        return kind.rules.seeded_state(players, game.options, seed)
     return kind.rules.initial_state(players, game.options)
 
 

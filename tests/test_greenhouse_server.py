@@ -145,6 +145,14 @@ def test_a_solitaire_has_no_draws_claims_or_time_limits(app):
     timed = alice.post("/games/new", data={"kind": "greenhouse", "players": "alice@example.org", "hours": "3",
                                            "unit": "days", "csrf_token": csrf(page)})
     assert timed.status_code == 400 and "no time limit" in timed.get_data(as_text=True)
+    created = alice.post("/api/v1/games", headers=bearer(app), json={
+        "game": "greenhouse", "players": ["alice@example.org"], "options": OPTIONS})
+    data = created.get_json()
+    assert created.status_code == 201 and data["status"] == "active" and data["solitaire"] is True
+    assert data["seed_hash"] == HASH and data["seed"] is None and SEED not in created.get_data(as_text=True)
+    timed = alice.post("/api/v1/games", headers=bearer(app), json={
+        "game": "greenhouse", "players": ["alice@example.org"], "hours_per_turn": 24})
+    assert timed.status_code == 400 and "no time limit" in timed.get_json()["error"]
 
 
 def test_the_legal_turns_are_capped_on_the_page_and_in_the_api(app):

@@ -191,9 +191,8 @@ def _start(session: Session, game: Game, headline: str = "Everyone has accepted:
             seat.number = number
             session.add(seat)
         session.flush()
-    seed = NEW_SEED() if kind.rules.uses_chance else None
-    game.seed = seed  # start_state deals from it; gamestate.start stores it
-    state = start_state(game, len(seats))
+    seed = NEW_SEED() if kind.rules.uses_chance else None  # gamestate.start stores it
+    state = start_state(game, len(seats), seed)
     now = utcnow()
     if not gamestate.start(session, game, kind.notation.format_position(state), now,
                            start_values(session, game, state, now), seed=seed):
