@@ -297,7 +297,8 @@ def decline(ctx: Context, cmd: c.Command) -> None:
 
 def help_(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
-    ctx.reply(_game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else _plain_help(ctx.settings), board=False)
+    text = _game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else _plain_help(ctx.settings)
+    ctx.reply(text, board=False)
     ctx.commit()
 
 
