@@ -95,7 +95,8 @@ class Game(ABC, Generic[S, T]):
         if not self.min_players <= players <= self.max_players:
             count = (f"{self.min_players}" if self.min_players == self.max_players
                      else f"{self.min_players} to {self.max_players}")
-            raise OptionError(f"{self.title or self.name} is for {count} players, not {players}")
+            noun = "player" if count == "1" else "players"
+            raise OptionError(f"{self.title or self.name} is for {count} {noun}, not {players}")
 
     # -- the rules -----------------------------------------------------
     @abstractmethod

@@ -6,7 +6,8 @@ address (``play+<token>@...``):
 =====================  =====================================================
 ``<turn>``             any other text: a turn in the game's notation
 ``#12 <turn>``         the same, answering ply 12 (also ``12: <turn>``); a
-                       stale ply is refused by the server
+                       stale ply is refused by the server ('#3 x #7 ...'
+                       is a turn, not ply 3: a breeding of Martian Greenhouse)
 ``preview <turn>``     show the resulting board without playing (ply prefix
                        allowed after the keyword: ``preview #12 <turn>``)
 ``legal``              list the legal turns
@@ -107,7 +108,15 @@ def normalize_line(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(_DASHES).translate(_QUOTES)
 
 
+#: a turn that itself starts with '#N x #M' (numbered pieces crossed, as in
+#: Martian Greenhouse's '#3 x #7 -> ...') is not a ply prefix; give the ply
+#: before it ('#12 #3 x #7 -> ...' or '12: #3 x #7 -> ...')
+_NUMBERED_PAIR = re.compile(r"^#\s*\d{1,9}\s*[xX\u00d7*]\s*#\s*\d")
+
+
 def _split_ply(text: str) -> tuple[int | None, str]:
+    if _NUMBERED_PAIR.match(text):
+        return None, text
     match = _PLY.match(text)
     if not match:
         return None, text
@@ -120,9 +129,12 @@ def _invalid(line: str, error: str) -> Command:
 
 
 def _parse_new(line: str, rest: str) -> Command:
+    if re.fullmatch(r"\S+", rest.strip()):  # a game of one player (solitaire): nobody to invite
+        return Command(kind=NEW, line=line, argument=rest.strip().lower(), addresses=())
     match = re.match(r"^(\S+)\s+with\s+(.+)$", rest, re.IGNORECASE | re.DOTALL)
     if not match:
-        return _invalid(line, "write: new <game> with <address>, <address>")
+        return _invalid(line, "write: new <game> with <address>, <address> (or new <game> alone for a game "
+                              "of one player)")
     game = match.group(1).lower()
     words = re.split(r"[\s,;]+", match.group(2).strip())
     addresses: list[str] = []

@@ -112,6 +112,20 @@ class Notation(ABC, Generic[S, T]):
         """Every legal turn in canonical notation."""
         return [self.format_turn(state, t) for t in self.game.legal_turns(state)]
 
+    def first_legal_texts(self, state: S, limit: int = 100) -> tuple[list[str], bool]:
+        """At most ``limit`` legal turns in canonical notation, in the
+        rules' order, and whether there are more.  Uses the rules' lazy
+        ``iter_turns`` when they have one, so a game with millions of legal
+        turns (Martian Greenhouse) is never enumerated whole."""
+        lazy = getattr(self.game, "iter_turns", None)
+        turns = lazy(state) if callable(lazy) else iter(self.game.legal_turns(state))
+        texts: list[str] = []
+        for turn in turns:
+            if len(texts) == limit:
+                return texts, True
+            texts.append(self.format_turn(state, turn))
+        return texts, False
+
     def player_label(self, player: int) -> str:
         """How the notation names a 0-based player."""
         return str(player + 1)

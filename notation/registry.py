@@ -17,15 +17,13 @@ _GAMES: dict[str, str] = {
     "logger": "notation.logger:KIND",
     "attactics": "notation.attactics:KIND",
     "ataxx": "notation.ataxx:KIND",
+    "greenhouse": "notation.greenhouse:KIND",
 }
 
 # games whose rules and records are complete but which the server does not
-# offer yet (Martian Greenhouse needs solitaire and seeds in the server):
-# records and the pure layers find them through ``get_any``; ``names`` and
-# ``get``, which the server uses, do not list them
-_NOT_OFFERED: dict[str, str] = {
-    "greenhouse": "notation.greenhouse:KIND",
-}
+# offer yet: records and the pure layers find them through ``get_any``;
+# ``names`` and ``get``, which the server uses, do not list them
+_NOT_OFFERED: dict[str, str] = {}
 
 _loaded: dict[str, GameKind] = {}
 

@@ -61,11 +61,23 @@ def position_show(game: str, position_text: str, option: tuple[str, ...]) -> Non
 @click.argument("game")
 @click.argument("players", type=int)
 @option_flag
-def position_start(game: str, players: int, option: tuple[str, ...]) -> None:
-    """Print the starting position for PLAYERS players."""
+@click.option("--seed", default=None, metavar="HEX",
+              help="games that use chance: the seed (64 hex digits) that deals the start")
+def position_start(game: str, players: int, option: tuple[str, ...], seed: str | None) -> None:
+    """Print the starting position for PLAYERS players (dealt from --seed
+    in a game that uses chance, such as greenhouse)."""
     try:
         kind = registry.get(game)
-        click.echo(kind.notation.format_position(kind.rules.initial_state(players, _options(option))))
+        if kind.rules.uses_chance:
+            if not seed:
+                _fail(f"{kind.rules.title or kind.name} deals its start from a seed; give --seed and 64 hex digits, "
+                      f"such as --seed {'0' * 63}1")
+            state = kind.rules.seeded_state(players, _options(option), seed)
+        elif seed:
+            _fail(f"{kind.rules.title or kind.name} uses no chance, so it takes no --seed")
+        else:
+            state = kind.rules.initial_state(players, _options(option))
+        click.echo(kind.notation.format_position(state))
     except PbemError as error:
         _fail(str(error))
 

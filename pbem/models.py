@@ -94,6 +94,11 @@ class Game(SQLModel, table=True):
     result: str = Field(default="*", max_length=40)  # record Result tag
     termination: Optional[str] = Field(default=None, max_length=200)
     draw_offer: Optional[str] = Field(default=None, max_length=100)  # comma list of seats agreeing
+    # games whose rules use chance: the secret seed (64 hex digits) and its
+    # SHA-256 commitment, shown from the start; the seed is shown once the
+    # game is over (pbem.present, pbem.records)
+    seed: Optional[str] = Field(default=None, max_length=64)
+    seed_hash: Optional[str] = Field(default=None, max_length=64)
 
 
 class Seat(SQLModel, table=True):

@@ -32,6 +32,24 @@ def state_of(game: Game, position: str | None = None) -> Any:
     return kind_of(game).notation.parse_position(text, game.options)
 
 
+def start_state(game: Game, players: int, seed: str | None = None) -> Any:
+    """The game's state before the first turn: dealt from ``seed`` (default
+    the game's, set when it started) when its rules use chance."""
+    kind = kind_of(game)
+    if kind.rules.uses_chance:
+        seed = seed or game.seed
+        if not seed:
+            raise ValueError(f"game {game.id} uses chance but has no seed yet")
+        return kind.rules.seeded_state(players, game.options, seed)
+    return kind.rules.initial_state(players, game.options)
+
+
+def is_solitaire(session: Session, game: Game) -> bool:
+    """True for a game of one player: no invitations, draws, claims or
+    "out" policy there."""
+    return len(seats_of(session, game)) == 1
+
+
 def seats_of(session: Session, game: Game) -> list[Seat]:
     return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.number)))
 

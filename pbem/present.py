@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError
-from pbem.models import ACTIVE, Game, Player, Seat
+from pbem.models import ACTIVE, OPEN_STATUSES, Game, Player, Seat
 from pbem.play import kind_of, seated_players, state_of, title_of, turns_of
 from pbem.services import gamestate, sweep, time_control
 
@@ -54,6 +54,10 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
         "result": game.result,
         "termination": game.termination,
         "draw_offered": bool(agreeing),
+        "solitaire": len(players) == 1,
+        "seed_hash": game.seed_hash,
+        # the seed stays secret until the game is over
+        "seed": game.seed if game.status not in OPEN_STATUSES else None,
     }
 
 
@@ -64,14 +68,25 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
     data["position"] = game.position
     data["diagram"] = kind.notation.text_diagram(state) if state is not None else None
     data["scores"] = list(kind.rules.scores(state)) if state is not None else []
+    outcome = kind.rules.result(state) if state is not None and kind.rules.is_over(state) else None
+    # the rules' own result when the game was played out (not resigned or timed out)
+    data["outcome"] = None if outcome is None else {
+        "winners": [n + 1 for n in outcome.winners], "reason": outcome.reason, "scores": list(outcome.scores)}
     try:
-        data["legal_turns"] = kind.notation.legal_texts(state) if data["to_move"] else []
+        listed, more = kind.notation.first_legal_texts(state, LEGAL_TURNS_SHOWN) if data["to_move"] else ([], False)
     except PbemError:
-        data["legal_turns"] = []
+        listed, more = [], False
+    data["legal_turns"] = listed
+    data["legal_turns_cut"] = more
     data["turn_examples"] = list(kind.notation.turn_examples)
     data["turns"] = [turn_data(t, kind) for t in turns_of(session, game)]
     data["can_claim"] = viewer is not None and sweep.claimable(session, game, viewer)
     return data
+
+
+#: the game page and the API list at most this many legal turns (a game
+#: may have millions; ``legal_turns_cut`` then says the list is cut)
+LEGAL_TURNS_SHOWN = 100
 
 
 def _time_control(game: Game) -> dict[str, Any] | None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from engine import chance
 from notation import record as records
-from pbem.models import Game
-from pbem.play import kind_of, seated_players, turns_of
+from pbem.models import OPEN_STATUSES, Game
+from pbem.play import kind_of, seated_players, start_state, turns_of
 from pbem.services.sweep import record_turns
 
 
@@ -31,6 +32,12 @@ def record_of(session: Session, game: Game) -> records.Record:
     )
     if game.termination and game.status != "active":
         record.tags["Termination"] = game.termination
+    if game.seed_hash:  # chance: the dealt start and the hash; the seed once over
+        record.start = kind_of(game).notation.format_position(start_state(game, len(seated)))
+        record.tags[records.CHANCE] = chance.ALGORITHM
+        record.tags[records.SEED_HASH] = game.seed_hash
+        if game.status not in OPEN_STATUSES:
+            record.tags[records.SEED] = game.seed
     return record
 
 

@@ -41,11 +41,10 @@ def test_a_bad_breeding_in_a_record_is_named_by_number():
         records.replay(record)
 
 
-def test_the_server_does_not_offer_the_game_yet():
-    assert "greenhouse" not in registry.names()
-    with pytest.raises(Exception, match="unknown game"):
-        registry.get("greenhouse")
-    assert registry.get_any("greenhouse").rules.title == "Martian Greenhouse"
+def test_the_server_offers_the_game():
+    assert "greenhouse" in registry.names()
+    assert registry.get("greenhouse") is registry.get_any("greenhouse")
+    assert registry.get("greenhouse").rules.title == "Martian Greenhouse"
 
 
 def test_pbem_record_check_verifies_the_revealed_seed(tmp_path):

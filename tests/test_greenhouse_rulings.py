@@ -89,7 +89,7 @@ def test_a_game_of_chance_needs_its_seed():
         RULES.initial_state(1, {})
     with pytest.raises(OptionError, match="64 hex digits"):
         RULES.seeded_state(1, {}, "not a seed")
-    with pytest.raises(OptionError, match="1 players|for 1 players"):
+    with pytest.raises(OptionError, match="for 1 player, not 2"):
         RULES.seeded_state(2, {}, SEED)
 
 

@@ -87,6 +87,9 @@ def test_read_reply_address_never_raises(text):
     ("#12 b2-c2 G P:d3", TURN, "b2-c2 G P:d3", 12),
     ("# 12: b2-c2", TURN, "b2-c2", 12),
     ("12: b2-c2", TURN, "b2-c2", 12),
+    ("#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B", TURN, "#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B", None),
+    ("#12 #3 x #7 -> 1P / 2B", TURN, "#3 x #7 -> 1P / 2B", 12),
+    ("12: #3 x #7 -> 1P / 2B", TURN, "#3 x #7 -> 1P / 2B", 12),
     ("preview b2-c2 G", PREVIEW, "b2-c2 G", None),
     ("PREVIEW #4 a1", PREVIEW, "a1", 4),
     ("Legal", LEGAL, "", None),
@@ -124,7 +127,10 @@ def test_plain_address_commands():
     assert new.addresses == ("bob@example.org", "carol@example.org", "dave@example.net")
     assert parse_command("help", in_game=False).kind == HELP
     assert parse_command("games", in_game=False).kind == GAMES
-    for line, error in [("b2-c2", "unknown command"), ("legal", "needs a game"), ("new logger", "new <game>"),
+    solitaire = parse_command("new Greenhouse", in_game=False)  # a game of one player: nobody to invite
+    assert solitaire.kind == NEW and solitaire.argument == "greenhouse" and solitaire.addresses == ()
+    for line, error in [("b2-c2", "unknown command"), ("legal", "needs a game"), ("new", "new <game>"),
+                        ("new logger bob@example.org", "new <game> with"),
                         ("new logger with bob", "not an email address"), ("vacation 3", "needs a game")]:
         command = parse_command(line, in_game=False)
         assert command.kind == INVALID and error in command.error, line

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import quote_plus as quote_url
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
@@ -174,13 +175,14 @@ def submit(game_id: str):
 @bp.get("/games/<game_id>/preview")
 def preview(game_id: str):
     player = api_player()
+    game, _ = game_for_player(get_session(), game_id, player)
     text = request.args.get("turn")
     if text is None:
-        raise BadInput("give the turn to preview as ?turn=..., such as ?turn=a1")
+        example = (kind_of(game).notation.turn_examples or ("...",))[0]
+        raise BadInput(f"give the turn to preview as ?turn=..., such as ?turn={quote_url(example)}")
     if len(text) > 500:
-        raise BadInput(too_long(text))
+        raise BadInput(too_long(text, (kind_of(game).notation.turn_examples or (None,))[0]))
     result = turns.preview_turn(get_session(), game_id, player, text)
-    game, _ = game_for_player(get_session(), game_id, player)
     diagram = kind_of(game).notation.text_diagram(result.state)
     return jsonify(schemas.PreviewOut().dump(
         {"turn": text, "canonical": result.canonical, "position": result.position, "diagram": diagram}

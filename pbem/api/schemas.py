@@ -104,6 +104,11 @@ class GameOut(Schema):
     result = fields.String(metadata={"description": "the record's Result tag: * while unfinished"})
     termination = fields.String(allow_none=True)
     draw_offered = fields.Boolean()
+    solitaire = fields.Boolean(metadata={"description": "a game of one player: no draws, claims or time limit"})
+    seed_hash = fields.String(allow_none=True, metadata={
+        "description": "games that use chance: the SHA-256 of the deal's seed, shown from the start"})
+    seed = fields.String(allow_none=True, metadata={
+        "description": "games that use chance: the seed, revealed only once the game is over (null before)"})
 
 
 class TurnOut(Schema):
@@ -121,7 +126,12 @@ class GameDetailOut(GameOut):
     position = fields.String(allow_none=True)
     diagram = fields.String(allow_none=True, metadata={"description": "the board as text"})
     scores = fields.List(fields.Integer())
-    legal_turns = fields.List(fields.String(), metadata={"description": "every legal turn of the player to move"})
+    outcome = fields.Dict(allow_none=True, metadata={
+        "description": "a game played to its end: the rules' result, {winners (seats), reason, scores}; "
+                       "e.g. a solitaire's reason 'every order filled in 7 breedings' and its score"})
+    legal_turns = fields.List(fields.String(), metadata={
+        "description": "the legal turns of the player to move (at most 100; see legal_turns_cut)"})
+    legal_turns_cut = fields.Boolean(metadata={"description": "there are more legal turns than legal_turns lists"})
     turn_examples = fields.List(fields.String())
     turns = fields.List(fields.Nested(TurnOut))
     can_claim = fields.Boolean(metadata={"description": "you may claim the win: the player to move ran out of time"})

@@ -25,7 +25,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from mail import commands as c
-from mail.compose import error_text
+from mail.compose import MAX_LEGAL_LISTED, error_text
 from mail.inbound import InboundMessage
 from mail.tokens import make_reply_address
 from notation import registry
@@ -73,13 +73,20 @@ class Context:
         return queue_reply(self.session, self.msg, text, game=game, ply=ply, position=position, kind=kind)
 
     def error(self, line: str, reason: str, legal: list[str] | None = None) -> OutboxMessage:
+        if legal and self.legal_cut:  # a cut list: say so, and do not promise the full list
+            hint = f"There are more legal turns than these; reply 'legal' for the first {MAX_LEGAL_REPLY}."
+            return self.reply(error_text(line, reason, legal[:MAX_LEGAL_LISTED], legal_hint=hint), kind="error")
         return self.reply(error_text(line, reason, legal or []), kind="error")
 
     def commit(self) -> None:
         self.session.commit()
 
+    legal_cut: bool = False  # set by ``legal``: more legal turns than it lists
+
     def legal(self) -> list[str]:
-        """The legal turns, when it is this player's turn; else none."""
+        """The first ``MAX_LEGAL_REPLY`` legal turns, when it is this
+        player's turn, else none; ``legal_cut`` says whether there are more
+        (a game may have millions, never enumerated whole)."""
         game = self.game
         if game is None or game.status != ACTIVE or self.player is None:
             return []
@@ -88,21 +95,28 @@ class Context:
         kind = kind_of(game)
         if seat is None or kind.rules.to_move(state) != seat.number:
             return []
-        return kind.notation.legal_texts(state)
+        texts, self.legal_cut = kind.notation.first_legal_texts(state, MAX_LEGAL_REPLY)
+        return texts
 
 
-def _game_help(settings: MailSettings) -> str:
+def _game_help(settings: MailSettings, game: Game | None = None, session: Session | None = None) -> str:
+    """The commands for mail about ``game``, its turn example taken from
+    the game's notation; a one-player game has no draw to offer."""
+    kind = kind_of(game) if game is not None else None
+    example = (kind.notation.turn_examples or ("...",))[0] if kind is not None else "a turn"
+    solitaire = game is not None and session is not None and len(seats_of(session, game)) == 1
+    draw = "" if solitaire else "\n  draw               offer a draw, or accept the one offered"
+    resign = "give up (end the game)" if solitaire else "resign the game"
     return f"""How to play by email: reply to any mail about the game (keep the reply
 address; it identifies you and the game), one command per line:
 
-  <turn>             your turn, e.g. b2-c2 G P:d3 (the game's notation)
+  <turn>             your turn in the game's notation, e.g. {example}
   #12 <turn>         the same, answering turn 12: refused if the game has moved on
   preview <turn>     the board after that turn, without playing it
   legal              the turns you may play now
   board  (status)    the board now
   record             the game record
-  resign             resign the game
-  draw               offer a draw, or accept the one offered
+  resign             {resign}{draw}
   accept / decline   answer the invitation to a game that has not started
   help               this text
 
@@ -117,6 +131,8 @@ def _plain_help(settings: MailSettings) -> str:
   games                           your games, with the address to play each
   new <game> with <addresses>     start a game and invite them ({names}),
                                   e.g. new logger with bob@example.org
+  new <game>                      start a game of one player (a solitaire),
+                                  e.g. new greenhouse
   help                            this text
 
 To play a turn, or to accept an invitation, reply to the mail about that
@@ -190,12 +206,14 @@ def legal(ctx: Context, cmd: c.Command) -> None:
     if not options:
         ctx.reply(_status_line(ctx) + "\n\nIt is not your turn, so you have no legal turns now.")
     else:
-        listed = options[:MAX_LEGAL_REPLY]
-        more = len(options) - len(listed)
-        text = f"Your legal turns in game {game.id} (turn {game.ply + 1}), {len(options)} in all:\n\n"
-        text += "\n".join("  " + t for t in listed)
-        if more:
-            text += f"\n  ... and {more} more not listed."
+        if ctx.legal_cut:
+            text = (f"Your legal turns in game {game.id} (turn {game.ply + 1}): there are more than "
+                    f"{len(options)}, so only the first {len(options)} are listed:\n\n")
+        else:
+            text = f"Your legal turns in game {game.id} (turn {game.ply + 1}), {len(options)} in all:\n\n"
+        text += "\n".join("  " + t for t in options)
+        if ctx.legal_cut:
+            text += "\n  ... and more not listed."
         ctx.reply(text)
     ctx.commit()
 
@@ -279,7 +297,8 @@ def decline(ctx: Context, cmd: c.Command) -> None:
 
 def help_(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
-    ctx.reply(_game_help(ctx.settings) if ctx.game is not None else _plain_help(ctx.settings), board=False)
+    text = _game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else _plain_help(ctx.settings)
+    ctx.reply(text, board=False)
     ctx.commit()
 
 
@@ -326,8 +345,11 @@ def new(ctx: Context, cmd: c.Command) -> None:
         return
     ctx.claim()
     game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses))
-    ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
-              "It starts when everyone has accepted; then the first player gets the board.", board=False)
+    if game.status == ACTIVE:  # a game of one player starts at once
+        ctx.reply(f"Game {game.id} ({title_of(game)}) has started; the board comes in the next mail.", board=False)
+    else:
+        ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
+                  "It starts when everyone has accepted; then the first player gets the board.", board=False)
     ctx.commit()
 
 

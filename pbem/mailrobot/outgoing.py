@@ -50,7 +50,7 @@ from pbem import diagrams
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
 from pbem.models import Game, OutboxMessage, Player, Turn, utcnow
-from pbem.play import kind_of, seat_of, seats_of, state_of, turns_of
+from pbem.play import kind_of, seat_of, seats_of, start_state, state_of, turns_of
 from pbem.services import refusals
 
 log = logging.getLogger(__name__)
@@ -66,8 +66,7 @@ def position_at(session: Session, game: Game, ply: int) -> str | None:
     if ply == game.ply:
         return game.position
     if ply == 0:
-        kind = kind_of(game)
-        return kind.notation.format_position(kind.rules.initial_state(len(seats_of(session, game)), game.options))
+        return kind_of(game).notation.format_position(start_state(game, len(seats_of(session, game))))
     turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
     return turn.position if turn is not None else None
 
@@ -87,7 +86,7 @@ def example_turn(game: Game, position: str) -> str:
     turn of ``position`` in canonical notation, else the notation's example."""
     kind = kind_of(game)
     try:
-        legal = kind.notation.legal_texts(state_of(game, position))
+        legal, _more = kind.notation.first_legal_texts(state_of(game, position), 1)
     except Exception:  # noqa: BLE001 - an example is not worth failing a mail for
         log.exception("no legal turns for the example in game %s", game.id)
         legal = []

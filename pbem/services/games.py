@@ -11,10 +11,11 @@ before a turn was played is refused, not written after the turn).
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from sqlmodel import Session
 
+from engine import chance
 from engine.errors import PbemError
 from notation import registry
 from pbem.db import rolls_back
@@ -31,13 +32,20 @@ from pbem.models import (
     Seat,
     utcnow,
 )
-from pbem.play import game_for_player, kind_of, seated_players, seats_of
+from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, start_state
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
 MAX_HOURS = 24 * 365
+
+#: where a game that uses chance gets its seed when it starts (64 hex
+#: digits from the operating system's random source); tests may replace it
+NEW_SEED: Callable[[], str] = chance.new_seed
+
+#: a one-player game (solitaire) has none of these: nobody to agree with
+NOT_IN_SOLITAIRE = "a game of one player has nobody to {what}; to end it, give up (resign)"
 
 
 def create_game(
@@ -83,6 +91,9 @@ def create_game(
     else:
         raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
     control = time_control_for(hours, time_control)
+    if len(addresses) == 1 and control is not None:
+        raise BadInput("a game of one player has no time limit (nobody waits for you, nobody can claim a win "
+                       "or put you out on time); leave the time per turn empty")
     invited = [address for address in addresses if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
@@ -115,6 +126,8 @@ def create_game(
     session.flush()
     for player in invitees:
         notify.invitation(session, game, creator, player, sign_in_link(session, player, f"/games/{game.id}"))
+    if not invitees:  # solitaire: nobody to wait for
+        _start(session, game, "The game has started.")
     session.commit()
     return game
 
@@ -164,7 +177,7 @@ def decline(session: Session, game_id: Any, player: Player) -> Game:
     return game
 
 
-def _start(session: Session, game: Game) -> None:
+def _start(session: Session, game: Game, headline: str = "Everyone has accepted: the game has started.") -> None:
     kind = kind_of(game)
     seats = seats_of(session, game)
     if game.random_order:
@@ -178,12 +191,13 @@ def _start(session: Session, game: Game) -> None:
             seat.number = number
             session.add(seat)
         session.flush()
-    state = kind.rules.initial_state(len(seats), game.options)
+    seed = NEW_SEED() if kind.rules.uses_chance else None  # gamestate.start stores it
+    state = start_state(game, len(seats), seed)
     now = utcnow()
     if not gamestate.start(session, game, kind.notation.format_position(state), now,
-                           start_values(session, game, state, now)):
+                           start_values(session, game, state, now), seed=seed):
         raise _moved(session, game)
-    notify.position(session, game, "Everyone has accepted: the game has started.")
+    notify.position(session, game, headline)
 
 
 def _finish(session: Session, game: Game, winners: list[int] | None, termination: str,
@@ -201,7 +215,10 @@ def resign(session: Session, game_id: Any, player: Player) -> Game:
     _require_status(game, ACTIVE, doing="resign")
     label = kind_of(game).notation.player_label
     others = [s.number for s in seats_of(session, game) if s.number != seat.number]
-    _finish(session, game, others, f"player {label(seat.number)} ({player.display_name}) resigned")
+    if not others:  # solitaire: nobody wins
+        _finish(session, game, [], f"{player.display_name} gave up after {game.ply} turn{'s' if game.ply != 1 else ''}")
+    else:
+        _finish(session, game, others, f"player {label(seat.number)} ({player.display_name}) resigned")
     session.commit()
     return game
 
@@ -212,6 +229,8 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
     game ends drawn.  A turn played withdraws the offer."""
     game, seat = game_for_player(session, game_id, player)
     _require_status(game, ACTIVE, doing="offer a draw")
+    if is_solitaire(session, game):
+        raise Conflict(NOT_IN_SOLITAIRE.format(what="offer a draw to"))
     agreeing = gamestate.draw_offer_seats(game)
     if seat.number in agreeing:
         raise Conflict("you have already offered or agreed to a draw; the other players must agree")
@@ -236,6 +255,8 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
 def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
     """Agree to the draw on offer; ``Conflict`` when there is none."""
     game, _seat = game_for_player(session, game_id, player)
+    if game.status == ACTIVE and is_solitaire(session, game):
+        raise Conflict(NOT_IN_SOLITAIRE.format(what="accept a draw from"))
     if game.status == ACTIVE and not gamestate.draw_offer_seats(game):
         raise Conflict(f"nobody has offered a draw in game {game.id}; you may offer one")
     return offer_draw(session, game_id, player)

@@ -24,6 +24,8 @@ from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
+from engine import chance
+
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
 
 _UNCHECKED = object()
@@ -102,9 +104,14 @@ def finish(session: Session, game: Game, winners: Iterable[int] | None, terminat
     return claim(session, game, ply, expected_status, **finish_values(winners, termination, now, status))
 
 
-def start(session: Session, game: Game, position: str, now: datetime, clock: dict[str, Any]) -> bool:
+def start(session: Session, game: Game, position: str, now: datetime, clock: dict[str, Any],
+          seed: str | None = None) -> bool:
     """Start an invited game at ``position`` with no turns played and the
-    clock columns ``clock``.  False when it is no longer inviting."""
+    clock columns ``clock``; a game that uses chance keeps the ``seed`` that
+    dealt ``position`` (secret until the game ends) and its SHA-256
+    commitment (shown from the start).  False when it is no longer inviting."""
+    if seed is not None:
+        clock = {**clock, "seed": seed, "seed_hash": chance.commitment(seed)}
     return claim(session, game, game.ply, INVITING, status=ACTIVE, position=position, ply=0, started_at=now,
                  **clock)
 

@@ -21,6 +21,17 @@ def board_text(game: Game) -> str:
     return kind_of(game).notation.text_diagram(state) if state is not None else ""
 
 
+def seed_lines(game: Game) -> list[str]:
+    """For a game that uses chance: the seed's SHA-256 while the game is
+    on (the seed itself is secret until the end), the seed once it is over."""
+    if not game.seed_hash:
+        return []
+    if game.status in ("inviting", "active"):
+        return ["", f"The deal's seed has SHA-256 {game.seed_hash}; the seed is revealed when the game ends, "
+                "so you can check the deal."]
+    return ["", f"The deal's seed, revealed now the game is over: {game.seed} (SHA-256 {game.seed_hash})."]
+
+
 def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game") -> None:
     body = "\n".join(lines + ["", f"The game: {game_link(game)}", ""])
     outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id, ply=game.ply,
@@ -78,6 +89,8 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
                 subject = "the game has started" if game.ply == 0 else "the game goes on"
             lead, mail_kind = f"Player {mover_label} is to move next (turn {game.ply + 1}).", "turn_played"
         lines = [headline, lead, "", board]
+        if game.ply == 0 or game.status != "active":
+            lines += seed_lines(game)
         if game.deadline and mover is not None:
             lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
         send(session, player, game, subject, lines, kind=mail_kind)
@@ -107,4 +120,5 @@ def outcome(session: Session, game: Game) -> str:
 
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        send(session, player, game, outcome(session, game), [headline, "", board_text(game)], kind="game_over")
+        send(session, player, game, outcome(session, game), [headline, "", board_text(game)] + seed_lines(game),
+             kind="game_over")

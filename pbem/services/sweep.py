@@ -33,7 +33,7 @@ from notation.record import FORFEIT  # the stored and recorded text of a forfeit
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
 from pbem.models_clock import ReminderSent, Timeout
-from pbem.play import game_for_player, kind_of, seated_players, seats_of, state_of
+from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, state_of
 from pbem.services import gamestate, notify
 from pbem.services.errors import Conflict, GameNotActive
 from pbem.services.time_control import (
@@ -369,6 +369,9 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
     game, seat = game_for_player(session, game_id, player)
     if game.status != ACTIVE:
         raise GameNotActive(f"game {game.id} is {game.status}, so there is no win to claim")
+    if is_solitaire(session, game):
+        raise Conflict(f"game {game.id} is a game of one player, so there is nobody to claim a win from; "
+                       "to end it, give up (resign)")
     mover = mover_seat(session, game)
     if mover is None or game.deadline is None:
         raise Conflict(f"game {game.id} has no time limit, so there is no win to claim on time")

@@ -29,10 +29,12 @@ from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, 
 MAX_TURN = 500  # characters in a turn, as the API's TurnIn
 
 
-def too_long(text: str) -> str:
-    """What a turn longer than ``MAX_TURN`` characters is told."""
+def too_long(text: str, example: str | None = None) -> str:
+    """What a turn longer than ``MAX_TURN`` characters is told; ``example``
+    (a turn of the game's notation) shows what one turn looks like."""
+    such_as = f", such as {example}" if example else ""
     return (f"a turn is at most {MAX_TURN} characters; yours has {len(text)} "
-            f"(it begins {text[:30]!r}); write one turn, such as b2-c2 G P:d3")
+            f"(it begins {text[:30]!r}); write one turn{such_as}")
 
 
 @dataclass(frozen=True)

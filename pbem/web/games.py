@@ -13,7 +13,7 @@ from notation import registry
 from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import ACTIVE, Turn
-from pbem.play import game_for_player, games_of, kind_of
+from pbem.play import game_for_player, games_of, kind_of, start_state
 from pbem.services import games, sweep, turns
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
@@ -114,7 +114,12 @@ def play(game_id: str):
     text = request.form.get("turn", "")
     ply_text = request.form.get("ply", "")
     if len(text) > MAX_TURN:
-        return _game_page(game_id, turn_text="", error=too_long(text), status=400)
+        try:
+            game, _ = game_for_player(get_session(), game_id, player)
+            example = (kind_of(game).notation.turn_examples or (None,))[0]
+        except ServiceError:
+            example = None  # the page explains the missing game
+        return _game_page(game_id, turn_text="", error=too_long(text, example), status=400)
     try:
         if request.form.get("action") == "preview":
             preview = turns.preview_turn(get_session(), game_id, player, text)
@@ -200,9 +205,8 @@ def board(game_id: str, ply: int, fmt: str):
     if ply == game.ply:
         position = game.position
     elif ply == 0:
-        kind = kind_of(game)
         seats = len(present.seat_map(session, game))
-        position = kind.notation.format_position(kind.rules.initial_state(seats, game.options))
+        position = kind_of(game).notation.format_position(start_state(game, seats))
     else:
         turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
         if turn is None:
