@@ -5,8 +5,11 @@ Parsing is forgiving (case, spacing); formatting is canonical.  Parsers raise
 only the error types of ``engine.errors``.
 
 Diagrams are described once per game as a ``Diagram`` (a grid of cells with
-the pieces on them); ``render_text`` here, and the SVG and PNG renderers of the
-server, draw any game's diagram without knowing the game.
+the pieces on them, and any number of ``Zone``s beside or below it: stacks in
+a row, piles, hands, dice, tiles); ``render_text`` here, and the SVG and PNG
+renderers of the server, draw any game's diagram without knowing the game.
+Players 1 to 8 each have a colour (``PLAYER_COLOURS``: a name for legends, a
+CSS colour, a text symbol).
 """
 
 from __future__ import annotations
@@ -15,10 +18,47 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Generic, Mapping, TypeVar
 
-from engine.base import Game
+from engine.base import MAX_PLAYERS, Game
 
 S = TypeVar("S")
 T = TypeVar("T")
+
+@dataclass(frozen=True)
+class PlayerColour:
+    """How player ``n`` is shown: ``name`` in legends ("player 5 purple"),
+    ``css`` in pictures, ``symbol`` (one letter) in text diagrams."""
+
+    name: str
+    css: str
+    symbol: str
+
+
+#: one per player, in turn order.  The first four are the colours the boards
+#: always had; the eight differ in lightness as well as hue, so they stay
+#: apart for colour-blind players too, and legends name them.
+PLAYER_COLOURS: tuple[PlayerColour, ...] = (
+    PlayerColour("red", "#c62828", "R"),
+    PlayerColour("blue", "#1f4fbf", "B"),
+    PlayerColour("green", "#2e7d32", "G"),
+    PlayerColour("gold", "#d4a017", "Y"),
+    PlayerColour("purple", "#6a1b9a", "P"),
+    PlayerColour("orange", "#ef6c00", "O"),
+    PlayerColour("sky", "#56b4e9", "S"),
+    PlayerColour("black", "#111111", "K"),
+)
+
+assert len(PLAYER_COLOURS) == MAX_PLAYERS
+
+
+def player_colour(player: int) -> PlayerColour:
+    """The colour of 0-based ``player`` (cycling past the eighth)."""
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def players_legend(players: int) -> str:
+    """One line naming each player's colour and text symbol."""
+    return "Players: " + ", ".join(
+        f"{p + 1} {player_colour(p).name} ({player_colour(p).symbol})" for p in range(players))
 
 
 @dataclass(frozen=True)
@@ -51,6 +91,8 @@ class Diagram:
     cells: Mapping[tuple[int, int], Piece]  # (file, rank), 0-based -> piece
     caption: tuple[str, ...] = ()  # lines under the board: to move, scores...
     legend: tuple[str, ...] = ()  # what the labels mean
+    #: when set, the renderers add a legend of the player colours (1..players)
+    players: int = 0
 
     def square_name(self, file: int, rank: int) -> str:
         return f"{chr(ord('a') + file)}{rank + 1}"
@@ -73,6 +115,8 @@ def render_text(diagram: Diagram) -> str:
     if diagram.legend:
         lines.append("")
         lines.extend(diagram.legend)
+    if diagram.players:
+        lines.append(players_legend(diagram.players))
     return "\n".join(lines)
 
 
