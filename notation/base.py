@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Mapping, TypeVar
 
 from engine.base import MAX_PLAYERS, Game
+from notation.zones_text import zones_text
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -82,9 +83,89 @@ class Piece:
     colour: str | None = None
 
 
+#: what a ``Zone`` may hold, by kind
+ZONE_KINDS = ("grid", "stacks", "pile", "hand", "dice", "tiles")
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Pieces stacked on each other, listed top first (a Martian Greenhouse
+    flower: six pyramids); ``label`` names it ("#3"), ``note`` says more
+    ("filled by #7")."""
+
+    label: str
+    pieces: tuple[Piece, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card or tile in a hand or on a pile.  Face up it shows ``label`` on
+    ``colour`` (or its player's colour); face down it shows nothing, and
+    cannot carry a face: a hidden card's label or colour is refused, so a
+    diagram cannot leak it."""
+
+    label: str = ""
+    face_up: bool = True
+    colour: str | None = None
+    player: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.face_up and (self.label or self.colour):
+            raise ValueError("a face-down card shows no label or colour")
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die showing ``value`` (1 to ``sides``), in its player's colour."""
+
+    value: int
+    sides: int = 6
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile on a map that grows in any direction: ``at`` is (x, y), y up,
+    any integers; ``label`` names it and ``colour`` fills it; ``piece``, when
+    set, is the picture drawn on it."""
+
+    at: tuple[int, int]
+    label: str
+    colour: str | None = None
+    piece: Piece | None = None
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A part of a diagram beside or below the board.  ``kind`` is one of
+    ``ZONE_KINDS``, and ``items`` holds, by kind: "grid" one ``Diagram``;
+    "stacks" ``Stack``s in a row; "pile" the face-up ``Card``s on top, if any
+    (``count`` is how many cards are in the pile); "hand" ``Card``s; "dice"
+    ``Die``s; "tiles" ``Tile``s.  ``beside`` draws the zone to the right of
+    the one before it instead of below."""
+
+    title: str
+    kind: str
+    items: tuple[Any, ...] = ()
+    count: int = 0
+    beside: bool = False
+
+    def __post_init__(self) -> None:
+        wanted = {"grid": "Diagram", "stacks": Stack, "pile": Card, "hand": Card, "dice": Die, "tiles": Tile}
+        if self.kind not in wanted:
+            raise ValueError(f"a zone is one of {', '.join(ZONE_KINDS)}; not {self.kind!r}")
+        kind = Diagram if self.kind == "grid" else wanted[self.kind]
+        if not all(isinstance(item, kind) for item in self.items):
+            raise ValueError(f"a {self.kind} zone holds {kind.__name__} items")
+        if self.kind == "grid" and len(self.items) != 1:
+            raise ValueError("a grid zone holds exactly one Diagram")
+
+
 @dataclass(frozen=True)
 class Diagram:
-    """A board to draw: ``files`` x ``ranks`` squares, rank 1 at the bottom."""
+    """A board to draw: ``files`` x ``ranks`` squares, rank 1 at the bottom,
+    then its ``zones`` (a diagram of zones only has no squares: 0 files)."""
 
     files: int
     ranks: int
@@ -93,22 +174,33 @@ class Diagram:
     legend: tuple[str, ...] = ()  # what the labels mean
     #: when set, the renderers add a legend of the player colours (1..players)
     players: int = 0
+    zones: tuple[Zone, ...] = ()
+
+    @property
+    def has_grid(self) -> bool:
+        return self.files > 0 and self.ranks > 0
 
     def square_name(self, file: int, rank: int) -> str:
         return f"{chr(ord('a') + file)}{rank + 1}"
 
 
 def render_text(diagram: Diagram) -> str:
-    """A monospaced diagram: rank numbers on the left, files underneath."""
-    lines = []
+    """A monospaced diagram: rank numbers on the left, files underneath;
+    then the zones (``notation.zones_text``), then the caption and legend."""
+    lines: list[str] = []
     width = len(str(diagram.ranks))
-    for rank in reversed(range(diagram.ranks)):
+    for rank in reversed(range(diagram.ranks)) if diagram.has_grid else ():
         row = []
         for file in range(diagram.files):
             piece = diagram.cells.get((file, rank))
             row.append(piece.label if piece else ".")
         lines.append(f"{rank + 1:>{width}} " + " ".join(row))
-    lines.append(" " * (width + 1) + " ".join(chr(ord("a") + f) for f in range(diagram.files)))
+    if diagram.has_grid:
+        lines.append(" " * (width + 1) + " ".join(chr(ord("a") + f) for f in range(diagram.files)))
+    if diagram.zones:
+        if lines:
+            lines.append("")
+        lines.extend(zones_text(diagram.zones, render_text))
     if diagram.caption:
         lines.append("")
         lines.extend(diagram.caption)

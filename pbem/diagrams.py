@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from notation import registry
+from pbem import diagram_zones as zones
 from notation.base import PLAYER_COLOURS as _PALETTE
 from notation.base import Diagram, Piece, player_colour
 
@@ -54,11 +55,24 @@ def _legend_rows(diagram: Diagram, width: int) -> list[list[int]]:
 
 
 def _size(diagram: Diagram) -> tuple[int, int]:
-    width = MARGIN + diagram.files * CELL + 8
-    height = 8 + diagram.ranks * CELL + MARGIN + LINE * len(diagram.caption) + (6 if diagram.caption else 0)
+    width, height, _, _, _ = _layout(diagram)
+    return width, height
+
+
+def _layout(diagram: Diagram) -> tuple[int, int, zones.Block | None, int, int]:
+    """Width, height, the zones laid out, where they start and where the
+    caption starts (a board without zones is laid out as it always was)."""
+    width = MARGIN + diagram.files * CELL + 8 if diagram.has_grid else 0
+    bottom = 8 + diagram.ranks * CELL + MARGIN if diagram.has_grid else 0
+    block, zones_top = None, bottom + 8
+    if diagram.zones:
+        block = zones.layout(diagram.zones, colour, _shapes)
+        width = max(width, int(block.width) + 16, 240)
+        bottom = zones_top + int(block.height)
+    height = bottom + LINE * len(diagram.caption) + (6 if diagram.caption else 0)
     if diagram.players:
         height += LINE * len(_legend_rows(diagram, width)) + 6
-    return width, height
+    return width, height, block, zones_top, bottom + 6
 
 
 def _legend_shapes(diagram: Diagram, width: int, top: float) -> list[tuple[str, Any, str]]:
@@ -114,7 +128,7 @@ def _describe(diagram: Diagram, file: int, rank: int, piece: Piece) -> str:
 
 # -- SVG ---------------------------------------------------------------------
 def render_svg(diagram: Diagram) -> str:
-    width, height = _size(diagram)
+    width, height, block, zones_top, caption_top = _layout(diagram)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" font-family="sans-serif">',
@@ -148,7 +162,9 @@ def render_svg(diagram: Diagram) -> str:
                 out.append(f'<text x="{data[0]}" y="{data[1]}" text-anchor="middle" dominant-baseline="central" '
                            f'font-size="16" font-weight="bold" fill="{fill}">{escape(data[2])}</text>')
         out.append("</g>")
-    y = 8 + diagram.ranks * CELL + MARGIN + 6
+    if block is not None:
+        out.extend(zones.svg(block.ops, 8, zones_top))
+    y = caption_top
     for line in diagram.caption:
         out.append(f'<text x="4" y="{y + LINE / 2}" dominant-baseline="central" font-size="13" fill="{INK}">{escape(line)}</text>')
         y += LINE
@@ -167,7 +183,7 @@ def render_svg(diagram: Diagram) -> str:
 def render_png(diagram: Diagram) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
-    width, height = _size(diagram)
+    width, height, block, zones_top, caption_top = _layout(diagram)
     image = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(image)
     try:
@@ -197,7 +213,9 @@ def render_png(diagram: Diagram) -> bytes:
                 draw.rectangle(data, fill=fill)
             else:
                 draw.text((data[0], data[1]), data[2], fill=fill, font=bold, anchor="mm")
-    y = 8 + diagram.ranks * CELL + MARGIN + 6
+    if block is not None:
+        zones.png(draw, block.ops, 8, zones_top, lambda size: _font(ImageFont, size))
+    y = caption_top
     for line in diagram.caption:
         draw.text((4, y + LINE / 2), line, fill=INK, font=font, anchor="lm")
         y += LINE
@@ -209,6 +227,14 @@ def render_png(diagram: Diagram) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=16)
+def _font(image_font: Any, size: int) -> Any:
+    try:
+        return image_font.load_default(size=size)
+    except TypeError:  # Pillow without FreeType sizes
+        return image_font.load_default()
 
 
 # -- cached, by position -------------------------------------------------------
