@@ -23,7 +23,7 @@ from notation.base import Card, Diagram, Piece, Zone
 Op = tuple
 INK = "#222222"
 LINE = 18
-STACK_WIDTH = 48
+STACK_WIDTH = 72  # a pyramid, and its label to the right
 SLOT = 24  # height of one piece of a stack
 CARD = (40, 56)
 DIE = 36
@@ -120,12 +120,15 @@ def _stacks(zone: Zone, colour, piece_shapes) -> Block:
     block = Block(max(0, len(zone.items) * (STACK_WIDTH + GAP) - GAP), depth * SLOT + 8 + LINE + (LINE if notes else 0))
     for index, stack in enumerate(zone.items):
         x = index * (STACK_WIDTH + GAP)
-        cx = x + STACK_WIDTH / 2
+        cx = x + 27
         words = " ".join(p.label for p in stack.pieces)
         block.ops.append(("group", f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")))
         block.ops.append(("rect", (x, 0, x + STACK_WIDTH, depth * SLOT + 8), STACK_GROUND, "#b9a77f", 4))
         for row, piece in enumerate(stack.pieces):
             block.ops.append(_pyramid(piece, cx, 4 + (row + 1) * SLOT - 2, colour))
+            block.ops.append(("text", (x + STACK_WIDTH - 4, 4 + row * SLOT + SLOT * 0.6, piece.label, 10, "end", False),
+                              INK))
+        cx = x + STACK_WIDTH / 2
         block.ops.append(("text", (cx, depth * SLOT + 8 + LINE / 2, stack.label, 13, "middle", True), INK))
         if stack.note:
             block.ops.append(("text", (cx, depth * SLOT + 8 + LINE * 1.5, stack.note, 10, "middle", False), INK))
@@ -289,4 +292,4 @@ def png(draw: Any, ops: list[Op], dx: float, dy: float, font: Callable[[int], An
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=op[2], outline=op[3])
         elif op[0] == "text":
             x, y, text, size, anchor, _ = op[1]
-            draw.text((x, y), text, fill=op[2], font=font(size), anchor="mm" if anchor == "middle" else "lm")
+            draw.text((x, y), text, fill=op[2], font=font(size), anchor={"middle": "mm", "end": "rm"}.get(anchor, "lm"))

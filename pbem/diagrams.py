@@ -186,11 +186,7 @@ def render_png(diagram: Diagram) -> bytes:
     width, height, block, zones_top, caption_top = _layout(diagram)
     image = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(image)
-    try:
-        font = ImageFont.load_default(size=13)
-        bold = ImageFont.load_default(size=16)
-    except TypeError:  # Pillow without FreeType sizes
-        font = bold = ImageFont.load_default()
+    font, bold = _font(ImageFont, 13), _font(ImageFont, 16)
     for rank in range(diagram.ranks):
         for file in range(diagram.files):
             x, y = _origin(diagram, file, rank)
@@ -231,6 +227,7 @@ def render_png(diagram: Diagram) -> bytes:
 
 @lru_cache(maxsize=16)
 def _font(image_font: Any, size: int) -> Any:
+    """Pillow's default font at ``size`` pixels, loaded once."""
     try:
         return image_font.load_default(size=size)
     except TypeError:  # Pillow without FreeType sizes
