@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 from test_api_games import api  # noqa: F401 - the API fixture, shared
+from test_email_commands import robot  # noqa: F401 - the mail robot fixture, shared
 from test_web_pages import csrf, sign_in
 
 from engine.base import MAX_PLAYERS
@@ -121,3 +122,52 @@ def test_the_new_game_page_takes_eight_players_and_refuses_nine(tally, app, clie
     game = client.get(made.headers["Location"]).get_data(as_text=True)
     for address in EIGHT[1:]:
         assert re.search(re.escape(address.split("@")[0]), game)
+
+
+def test_a_game_of_eight_is_started_by_mail_and_nine_are_refused_clearly(tally, robot):
+    from sqlmodel import Session, select
+    from test_email_commands import ROBOT, fresh_mail, plain_text
+
+    from pbem.db import get_session
+    from pbem.models import Game
+    from pbem.services.accounts import player_for_email
+
+    with robot.app.app_context():
+        player_for_email(get_session(), "alice@example.org")
+        get_session().commit()
+    nine = robot.send(fresh_mail("alice@example.org", ROBOT, "new tally with " + ", ".join(EIGHT)))
+    [refused] = robot.to("alice@example.org", nine)
+    assert "2 to 8 players, not 9" in plain_text(refused)
+    with Session(robot.app.extensions["pbem_engine"]) as session:
+        assert session.exec(select(Game)).all() == []
+    eight = robot.send(fresh_mail("alice@example.org", ROBOT, "new tally with " + ", ".join(EIGHT[1:])))
+    assert "invited" in plain_text(robot.to("alice@example.org", eight)[0])
+    for address in EIGHT[1:]:
+        assert any("invites you" in str(m["Subject"]) for m in robot.to(address, eight)), address
+
+
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+
+
+def test_a_game_of_eight_is_played_and_its_page_board_and_record_show_all_eight(tally, app, client, session,
+                                                                                   make_players, start_game):
+    from pbem.services.turns import submit_turn
+
+    players = make_players(*NAMES)
+    game = start_game(*players, kind="tally")
+    for ply, player in enumerate(players):
+        submit_turn(session, game.id, player, "mark" if ply in (0, 4, 7) else "pass", ply, "web")
+    session.refresh(game)
+    assert (game.status, game.result) == ("finished", "1=5=8")
+    sign_in(client, app, "alice@example.org")
+    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    assert re.search(r'id="game-result">1=5=8<', page)
+    for name in NAMES:
+        assert name.capitalize() in page
+    board = client.get(f"/games/{game.id}/board/4.svg")
+    assert board.status_code == 200
+    legend = [t.text for t in ET.fromstring(board.get_data(as_text=True)).iter(f"{SVG}text")]
+    assert "8 black" in legend
+    record = client.get(f"/games/{game.id}/record.pgn").get_data(as_text=True)
+    assert '[Result "1=5=8"]' in record and '[Player8 "Heidi"]' in record
+    records.check(records.read_text(record))
