@@ -149,25 +149,35 @@ def test_a_game_of_eight_is_started_by_mail_and_nine_are_refused_clearly(tally, 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
 
-def test_a_game_of_eight_is_played_and_its_page_board_and_record_show_all_eight(tally, app, client, session,
-                                                                                   make_players, start_game):
+def test_a_game_of_eight_is_played_and_its_page_board_and_record_show_all_eight(tally, app, client):
+    from pbem.db import get_session
+    from pbem.services import games
+    from pbem.services.accounts import player_for_email
     from pbem.services.turns import submit_turn
 
-    players = make_players(*NAMES)
-    game = start_game(*players, kind="tally")
-    for ply, player in enumerate(players):
-        submit_turn(session, game.id, player, "mark" if ply in (0, 4, 7) else "pass", ply, "web")
-    session.refresh(game)
-    assert (game.status, game.result) == ("finished", "1=5=8")
+    with app.app_context():
+        session = get_session()
+        players = [player_for_email(session, f"{name}@example.org") for name in NAMES]
+        for player, name in zip(players, NAMES):
+            player.name = name.capitalize()
+        session.commit()
+        game = games.create_game(session, players[0], "tally", [p.email for p in players])
+        for player in players[1:]:
+            games.accept(session, game.id, player)
+        for ply, player in enumerate(players):
+            submit_turn(session, game.id, player, "mark" if ply in (0, 4, 7) else "pass", ply, "web")
+        session.refresh(game)
+        assert (game.status, game.result) == ("finished", "1=5=8")
+        game_id = game.id
     sign_in(client, app, "alice@example.org")
-    page = client.get(f"/games/{game.id}").get_data(as_text=True)
+    page = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert re.search(r'id="game-result">1=5=8<', page)
     for name in NAMES:
         assert name.capitalize() in page
-    board = client.get(f"/games/{game.id}/board/4.svg")
+    board = client.get(f"/games/{game_id}/board/4.svg")
     assert board.status_code == 200
     legend = [t.text for t in ET.fromstring(board.get_data(as_text=True)).iter(f"{SVG}text")]
     assert "8 black" in legend
-    record = client.get(f"/games/{game.id}/record.pgn").get_data(as_text=True)
+    record = client.get(f"/games/{game_id}/record.pgn").get_data(as_text=True)
     assert '[Result "1=5=8"]' in record and '[Player8 "Heidi"]' in record
     records.check(records.read_text(record))
