@@ -55,6 +55,11 @@ class Result:
         return "=".join(str(p + 1) for p in self.winners)
 
 
+#: the most players a game may have (``max_players``); the pages, records,
+#: mail and diagrams all cope with this many
+MAX_PLAYERS = 8
+
+
 class Game(ABC, Generic[S, T]):
     """The rules of one game.  Subclasses set the class attributes below and
     implement the abstract methods; instances hold no state."""

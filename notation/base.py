@@ -5,8 +5,11 @@ Parsing is forgiving (case, spacing); formatting is canonical.  Parsers raise
 only the error types of ``engine.errors``.
 
 Diagrams are described once per game as a ``Diagram`` (a grid of cells with
-the pieces on them); ``render_text`` here, and the SVG and PNG renderers of the
-server, draw any game's diagram without knowing the game.
+the pieces on them, and any number of ``Zone``s beside or below it: stacks in
+a row, piles, hands, dice, tiles); ``render_text`` here, and the SVG and PNG
+renderers of the server, draw any game's diagram without knowing the game.
+Players 1 to 8 each have a colour (``PLAYER_COLOURS``: a name for legends, a
+CSS colour, a text symbol).
 """
 
 from __future__ import annotations
@@ -15,10 +18,48 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Generic, Mapping, TypeVar
 
-from engine.base import Game
+from engine.base import MAX_PLAYERS, Game
+from notation.zones_text import zones_text
 
 S = TypeVar("S")
 T = TypeVar("T")
+
+@dataclass(frozen=True)
+class PlayerColour:
+    """How player ``n`` is shown: ``name`` in legends ("player 5 purple"),
+    ``css`` in pictures, ``symbol`` (one letter) in text diagrams."""
+
+    name: str
+    css: str
+    symbol: str
+
+
+#: one per player, in turn order.  The first four are the colours the boards
+#: always had; the eight differ in lightness as well as hue, so they stay
+#: apart for colour-blind players too, and legends name them.
+PLAYER_COLOURS: tuple[PlayerColour, ...] = (
+    PlayerColour("red", "#c62828", "R"),
+    PlayerColour("blue", "#1f4fbf", "B"),
+    PlayerColour("green", "#2e7d32", "G"),
+    PlayerColour("gold", "#d4a017", "Y"),
+    PlayerColour("purple", "#6a1b9a", "P"),
+    PlayerColour("orange", "#ef6c00", "O"),
+    PlayerColour("sky", "#56b4e9", "S"),
+    PlayerColour("black", "#111111", "K"),
+)
+
+assert len(PLAYER_COLOURS) == MAX_PLAYERS
+
+
+def player_colour(player: int) -> PlayerColour:
+    """The colour of 0-based ``player`` (cycling past the eighth)."""
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def players_legend(players: int) -> str:
+    """One line naming each player's colour and text symbol."""
+    return "Players: " + ", ".join(
+        f"{p + 1} {player_colour(p).name} ({player_colour(p).symbol})" for p in range(players))
 
 
 @dataclass(frozen=True)
@@ -42,37 +83,132 @@ class Piece:
     colour: str | None = None
 
 
+#: what a ``Zone`` may hold, by kind
+ZONE_KINDS = ("grid", "stacks", "pile", "hand", "dice", "tiles")
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Pieces stacked on each other, listed top first (a Martian Greenhouse
+    flower: six pyramids); ``label`` names it ("#3"), ``note`` says more
+    ("filled by #7")."""
+
+    label: str
+    pieces: tuple[Piece, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card or tile in a hand or on a pile.  Face up it shows ``label`` on
+    ``colour`` (or its player's colour); face down it shows nothing, and
+    cannot carry a face: a hidden card's label or colour is refused, so a
+    diagram cannot leak it."""
+
+    label: str = ""
+    face_up: bool = True
+    colour: str | None = None
+    player: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.face_up and (self.label or self.colour):
+            raise ValueError("a face-down card shows no label or colour")
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die showing ``value`` (1 to ``sides``), in its player's colour."""
+
+    value: int
+    sides: int = 6
+    player: int | None = None
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile on a map that grows in any direction: ``at`` is (x, y), y up,
+    any integers; ``label`` names it and ``colour`` fills it; ``piece``, when
+    set, is the picture drawn on it."""
+
+    at: tuple[int, int]
+    label: str
+    colour: str | None = None
+    piece: Piece | None = None
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A part of a diagram beside or below the board.  ``kind`` is one of
+    ``ZONE_KINDS``, and ``items`` holds, by kind: "grid" one ``Diagram``;
+    "stacks" ``Stack``s in a row; "pile" the face-up ``Card``s on top, if any
+    (``count`` is how many cards are in the pile); "hand" ``Card``s; "dice"
+    ``Die``s; "tiles" ``Tile``s.  ``beside`` draws the zone to the right of
+    the one before it instead of below."""
+
+    title: str
+    kind: str
+    items: tuple[Any, ...] = ()
+    count: int = 0
+    beside: bool = False
+
+    def __post_init__(self) -> None:
+        wanted = {"grid": "Diagram", "stacks": Stack, "pile": Card, "hand": Card, "dice": Die, "tiles": Tile}
+        if self.kind not in wanted:
+            raise ValueError(f"a zone is one of {', '.join(ZONE_KINDS)}; not {self.kind!r}")
+        kind = Diagram if self.kind == "grid" else wanted[self.kind]
+        if not all(isinstance(item, kind) for item in self.items):
+            raise ValueError(f"a {self.kind} zone holds {kind.__name__} items")
+        if self.kind == "grid" and len(self.items) != 1:
+            raise ValueError("a grid zone holds exactly one Diagram")
+
+
 @dataclass(frozen=True)
 class Diagram:
-    """A board to draw: ``files`` x ``ranks`` squares, rank 1 at the bottom."""
+    """A board to draw: ``files`` x ``ranks`` squares, rank 1 at the bottom,
+    then its ``zones`` (a diagram of zones only has no squares: 0 files)."""
 
     files: int
     ranks: int
     cells: Mapping[tuple[int, int], Piece]  # (file, rank), 0-based -> piece
     caption: tuple[str, ...] = ()  # lines under the board: to move, scores...
     legend: tuple[str, ...] = ()  # what the labels mean
+    #: when set, the renderers add a legend of the player colours (1..players)
+    players: int = 0
+    zones: tuple[Zone, ...] = ()
+
+    @property
+    def has_grid(self) -> bool:
+        return self.files > 0 and self.ranks > 0
 
     def square_name(self, file: int, rank: int) -> str:
         return f"{chr(ord('a') + file)}{rank + 1}"
 
 
 def render_text(diagram: Diagram) -> str:
-    """A monospaced diagram: rank numbers on the left, files underneath."""
-    lines = []
+    """A monospaced diagram: rank numbers on the left, files underneath;
+    then the zones (``notation.zones_text``), then the caption and legend."""
+    lines: list[str] = []
     width = len(str(diagram.ranks))
-    for rank in reversed(range(diagram.ranks)):
+    for rank in reversed(range(diagram.ranks)) if diagram.has_grid else ():
         row = []
         for file in range(diagram.files):
             piece = diagram.cells.get((file, rank))
             row.append(piece.label if piece else ".")
         lines.append(f"{rank + 1:>{width}} " + " ".join(row))
-    lines.append(" " * (width + 1) + " ".join(chr(ord("a") + f) for f in range(diagram.files)))
+    if diagram.has_grid:
+        lines.append(" " * (width + 1) + " ".join(chr(ord("a") + f) for f in range(diagram.files)))
+    if diagram.zones:
+        if lines:
+            lines.append("")
+        lines.extend(zones_text(diagram.zones, render_text))
     if diagram.caption:
         lines.append("")
         lines.extend(diagram.caption)
     if diagram.legend:
         lines.append("")
         lines.extend(diagram.legend)
+    if diagram.players:
+        lines.append(players_legend(diagram.players))
     return "\n".join(lines)
 
 

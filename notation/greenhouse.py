@@ -17,7 +17,7 @@ from engine.errors import GameOverError, MalformedTurnError, PbemError, Position
 from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
 from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
 from engine.greenhouse.rules import deliver, read_orders
-from notation.base import Diagram, GameKind, Notation, Piece
+from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
 from notation.quote import quote
 
 _HELP = ("a Martian Greenhouse turn names two flowers and the two children they give, each child "
@@ -147,25 +147,22 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
 
     # -- diagrams --------------------------------------------------------
     def diagram(self, state: GreenhouseState) -> Diagram:
-        """Flowers as columns of pyramids (top chromosome on top), then an
-        empty column, then the orders the same way; the caption names each
-        column."""
-        cells = {}
-        columns = [f"{chr(ord('a') + i)} #{f.number}" for i, f in enumerate(state.flowers)]
-        for file, flower in enumerate(state.flowers):
-            for depth, gene in enumerate(flower.genes):
-                cells[(file, GENES - 1 - depth)] = _piece(gene)
-        start = len(state.flowers) + 1
-        for index, (order, number) in enumerate(zip(state.orders, state.filled)):
-            file = start + index
-            for depth, gene in enumerate(order):
-                cells[(file, GENES - 1 - depth)] = _piece(gene, marked=bool(number))
-            columns.append(f"{chr(ord('a') + file)} order {index + 1}" + (f" (filled by #{number})" if number else ""))
-        caption = (self._status(state), "Columns: " + ", ".join(columns))
-        legend = ("Each column is a stack, top chromosome at the top; 1 small, 2 medium, 3 large; "
+        """The greenhouse as a row of stacks, one per flower, each pyramid in
+        its colour and the top chromosome on top; the orders beside them the
+        same way; the caption says how far the game is."""
+        flowers = tuple(Stack(f"#{f.number}", tuple(_piece(g) for g in f.genes)) for f in state.flowers)
+        orders = tuple(Stack(f"O{i + 1}", tuple(_piece(g, marked=bool(n)) for g in order),
+                             f"filled by #{n}" if n else "")
+                       for i, (order, n) in enumerate(zip(state.orders, state.filled)))
+        caption = (self._status(state),)
+        if state.siblings:
+            caption += ("Siblings (never bred together): "
+                        + ", ".join(f"#{a} and #{b}" for a, b in state.siblings),)
+        legend = ("Each stack is a flower, top chromosome at the top; 1 small, 2 medium, 3 large; "
                   + " ".join(f"{c} {COLOURS[c]}" for c in sorted({g[1] for f in state.flowers for g in f.genes}
                                                                   | {g[1] for o in state.orders for g in o})),)
-        return Diagram(max(1, start + len(state.orders)), GENES, cells, caption, legend)
+        zones = (Zone("Greenhouse", "stacks", flowers), Zone("Orders", "stacks", orders, beside=True))
+        return Diagram(0, 0, {}, caption, legend, zones=zones)
 
     def text_diagram(self, state: GreenhouseState) -> str:
         """The greenhouse as stacks side by side (top chromosome first),

@@ -272,6 +272,7 @@ def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None)
         raise RecordError(f"the Result tag {result!r} and the result token {result_token!r} differ")
     if not _RESULT.match(result):
         raise RecordError(f"the result {result!r} is not '*', '=', a player number such as '1', or drawn players such as '1=2'")
+    _check_result_players(result, len(players))
     extra = {k: v for k, v in tags.items() if k not in _KNOWN and not re.fullmatch(r"Player\d+", k)}
     return Record(
         game=tags["Game"].strip().lower(),
@@ -284,6 +285,19 @@ def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None)
         result=result,
         tags=extra,
     )
+
+
+def _check_result_players(result: str, players: int) -> None:
+    """A result names players of the record (1 to 8), each once."""
+    if result in ("*", "="):
+        return
+    numbers = [int(n) for n in result.split("=")]
+    beyond = [n for n in numbers if n > players]
+    if beyond:
+        raise RecordError(f"the result {result!r} names player {beyond[0]}, but the record has {players} players; "
+                          f"a result names players 1 to {players}, such as '1' or '1={players}'")
+    if len(set(numbers)) != len(numbers):
+        raise RecordError(f"the result {result!r} names a player twice; drawn players are each named once, such as '1=3'")
 
 
 # -- JSON -------------------------------------------------------------------
@@ -346,6 +360,7 @@ def read_json(text: str) -> Record:
     result = data.get("result") or "*"
     if not isinstance(result, str) or not _RESULT.match(result):
         raise RecordError(f"the result {result!r} is not '*', '=', or player numbers such as '1' or '1=2'")
+    _check_result_players(result, len(players))
     return Record(
         game=game.strip().lower(),
         players=players,

@@ -5,7 +5,10 @@ diagrams are cached per (game, options, position, format).
 
 Piece kinds drawn: "tree" (size = stage 1-3, marked = a protester on it),
 "logger", "pyramid" (player colour, size 1-3), "stone", "blocked"; any other
-kind is drawn as its label.
+kind is drawn as its label.  A piece with its own ``colour`` is drawn in it
+instead of its player's.  Players 1-8 have the colours of
+``notation.base.PLAYER_COLOURS``; a diagram with ``players`` set gets a
+legend naming them.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ from typing import Any, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from notation import registry
-from notation.base import Diagram, Piece
+from pbem import diagram_zones as zones
+from notation.base import PLAYER_COLOURS as _PALETTE
+from notation.base import Diagram, Piece, player_colour
 
 CELL = 56
 MARGIN = 26  # room for the rank numbers (left) and files (below)
 LINE = 18  # caption line height
-PLAYER_COLOURS = ("#c62828", "#1f4fbf", "#2e7d32", "#d4a017", "#6a1b9a", "#ef6c00")
+PLAYER_COLOURS = tuple(c.css for c in _PALETTE)
 NEUTRAL = "#6b6b6b"
 TREE = "#2f7d32"
 BOARD_LIGHT = "#f3ead7"
@@ -34,10 +39,53 @@ def colour(player: int | None) -> str:
     return NEUTRAL if player is None else PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 
 
+def _fill(piece: Piece) -> str:
+    """The piece's own colour when it has one, else its player's."""
+    return piece.colour or colour(piece.player)
+
+
+SWATCH = 84  # width of one entry of the player legend
+
+
+def _legend_rows(diagram: Diagram, width: int) -> list[list[int]]:
+    """The player legend's entries (0-based players), row by row."""
+    per_row = max(1, (width - 8) // SWATCH)
+    players = list(range(diagram.players))
+    return [players[i:i + per_row] for i in range(0, len(players), per_row)]
+
+
 def _size(diagram: Diagram) -> tuple[int, int]:
-    width = MARGIN + diagram.files * CELL + 8
-    height = 8 + diagram.ranks * CELL + MARGIN + LINE * len(diagram.caption) + (6 if diagram.caption else 0)
+    width, height, _, _, _ = _layout(diagram)
     return width, height
+
+
+def _layout(diagram: Diagram) -> tuple[int, int, zones.Block | None, int, int]:
+    """Width, height, the zones laid out, where they start and where the
+    caption starts (a board without zones is laid out as it always was)."""
+    width = MARGIN + diagram.files * CELL + 8 if diagram.has_grid else 0
+    bottom = 8 + diagram.ranks * CELL + MARGIN if diagram.has_grid else 0
+    block, zones_top = None, bottom + 8
+    if diagram.zones:
+        block = zones.layout(diagram.zones, colour, _shapes)
+        width = max(width, int(block.width) + 16, 240)
+        bottom = zones_top + int(block.height)
+    height = bottom + LINE * len(diagram.caption) + (6 if diagram.caption else 0)
+    if diagram.players:
+        height += LINE * len(_legend_rows(diagram, width)) + 6
+    return width, height, block, zones_top, bottom + 6
+
+
+def _legend_shapes(diagram: Diagram, width: int, top: float) -> list[tuple[str, Any, str]]:
+    """The player legend under the caption: a swatch and "5 purple" each."""
+    shapes: list[tuple[str, Any, str]] = []
+    y = top + 6
+    for row in _legend_rows(diagram, width):
+        for index, player in enumerate(row):
+            x = 4 + index * SWATCH
+            shapes.append(("rect", (x, y + 3, x + 12, y + 15), colour(player)))
+            shapes.append(("label", (x + 16, y + LINE / 2, f"{player + 1} {player_colour(player).name}"), INK))
+        y += LINE
+    return shapes
 
 
 def _origin(diagram: Diagram, file: int, rank: int) -> tuple[int, int]:
@@ -56,15 +104,15 @@ def _shapes(piece: Piece, x: int, y: int) -> list[tuple[str, Any, str]]:
         half = 8 + 5 * size
         height = 14 + 9 * size
         base = cy + height / 2
-        fill = TREE if piece.kind == "tree" and piece.player is None else colour(piece.player)
+        fill = TREE if piece.kind == "tree" and piece.player is None and not piece.colour else _fill(piece)
         shapes.append(("polygon", [(cx - half, base), (cx + half, base), (cx, base - height)], fill))
         if piece.marked:
             shapes.append(("circle", (x + CELL - 12, y + 12, 7), colour(piece.player) if piece.player is not None else "#b71c1c"))
     elif piece.kind == "logger":
-        shapes.append(("circle", (cx, cy, 17), colour(piece.player)))
+        shapes.append(("circle", (cx, cy, 17), _fill(piece)))
         shapes.append(("text", (cx, cy, piece.label), "#ffffff"))
     elif piece.kind == "stone":
-        shapes.append(("circle", (cx, cy, 19), colour(piece.player)))
+        shapes.append(("circle", (cx, cy, 19), _fill(piece)))
     elif piece.kind == "blocked":
         shapes.append(("rect", (x + 3, y + 3, x + CELL - 3, y + CELL - 3), "#444444"))
     else:
@@ -80,7 +128,7 @@ def _describe(diagram: Diagram, file: int, rank: int, piece: Piece) -> str:
 
 # -- SVG ---------------------------------------------------------------------
 def render_svg(diagram: Diagram) -> str:
-    width, height = _size(diagram)
+    width, height, block, zones_top, caption_top = _layout(diagram)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" font-family="sans-serif">',
@@ -114,10 +162,19 @@ def render_svg(diagram: Diagram) -> str:
                 out.append(f'<text x="{data[0]}" y="{data[1]}" text-anchor="middle" dominant-baseline="central" '
                            f'font-size="16" font-weight="bold" fill="{fill}">{escape(data[2])}</text>')
         out.append("</g>")
-    y = 8 + diagram.ranks * CELL + MARGIN + 6
+    if block is not None:
+        out.extend(zones.svg(block.ops, 8, zones_top))
+    y = caption_top
     for line in diagram.caption:
         out.append(f'<text x="4" y="{y + LINE / 2}" dominant-baseline="central" font-size="13" fill="{INK}">{escape(line)}</text>')
         y += LINE
+    for shape, data, fill in _legend_shapes(diagram, width, y) if diagram.players else ():
+        if shape == "rect":
+            out.append(f'<rect x="{data[0]}" y="{data[1]}" width="{data[2] - data[0]}" height="{data[3] - data[1]}" '
+                       f'fill="{fill}" stroke="#1b1b1b"/>')
+        else:
+            out.append(f'<text x="{data[0]}" y="{data[1]}" dominant-baseline="central" font-size="13" '
+                       f'fill="{fill}">{escape(data[2])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -126,14 +183,10 @@ def render_svg(diagram: Diagram) -> str:
 def render_png(diagram: Diagram) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
-    width, height = _size(diagram)
+    width, height, block, zones_top, caption_top = _layout(diagram)
     image = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(image)
-    try:
-        font = ImageFont.load_default(size=13)
-        bold = ImageFont.load_default(size=16)
-    except TypeError:  # Pillow without FreeType sizes
-        font = bold = ImageFont.load_default()
+    font, bold = _font(ImageFont, 13), _font(ImageFont, 16)
     for rank in range(diagram.ranks):
         for file in range(diagram.files):
             x, y = _origin(diagram, file, rank)
@@ -156,13 +209,29 @@ def render_png(diagram: Diagram) -> bytes:
                 draw.rectangle(data, fill=fill)
             else:
                 draw.text((data[0], data[1]), data[2], fill=fill, font=bold, anchor="mm")
-    y = 8 + diagram.ranks * CELL + MARGIN + 6
+    if block is not None:
+        zones.png(draw, block.ops, 8, zones_top, lambda size: _font(ImageFont, size))
+    y = caption_top
     for line in diagram.caption:
         draw.text((4, y + LINE / 2), line, fill=INK, font=font, anchor="lm")
         y += LINE
+    for shape, data, fill in _legend_shapes(diagram, width, y) if diagram.players else ():
+        if shape == "rect":
+            draw.rectangle(data, fill=fill, outline="#1b1b1b")
+        else:
+            draw.text((data[0], data[1]), data[2], fill=fill, font=font, anchor="lm")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
+
+
+@lru_cache(maxsize=16)
+def _font(image_font: Any, size: int) -> Any:
+    """Pillow's default font at ``size`` pixels, loaded once."""
+    try:
+        return image_font.load_default(size=size)
+    except TypeError:  # Pillow without FreeType sizes
+        return image_font.load_default()
 
 
 # -- cached, by position -------------------------------------------------------

@@ -104,10 +104,15 @@ def test_text_diagram_shows_each_flower_top_down_and_the_orders_beside():
 def test_picture_diagram_stacks_pyramids_in_their_colours():
     state = example_start()
     diagram = NOTATION.diagram(state)
-    assert diagram.ranks == 6 and diagram.files == len(state.flowers) + 1 + len(state.orders)
-    top = diagram.cells[(0, 5)]
+    flowers, orders = diagram.zones
+    assert (flowers.kind, orders.kind, orders.beside) == ("stacks", "stacks", True)
+    assert [s.label for s in flowers.items] == [f"#{f.number}" for f in state.flowers]
+    assert [s.label for s in orders.items] == ["O1"]
+    top = flowers.items[0].pieces[0]
     assert (top.kind, top.label, top.size, top.colour) == ("pyramid", "2B", 2, "#1f4fbf")
-    assert "a #1" in diagram.caption[1]
+    assert diagram.caption == ("0 breedings so far; 0 of 1 orders filled",)
+    after = RULES.apply(state, NOTATION.parse_turn(state, CANONICAL))
+    assert "Siblings (never bred together): #11 and #12" in NOTATION.diagram(after).caption
 
 
 def _invariants(state, pyramids):

@@ -1,0 +1,295 @@
+"""The pictures of a diagram's zones (``notation.base.Zone``) for the SVG and
+PNG renderers of ``pbem.diagrams``: each zone is laid out as a block of
+simple drawing operations, blocks flow down the picture (or to the right of
+the one before, for a zone marked ``beside``), and both renderers draw the
+same operations, so the SVG and the PNG always agree.
+
+Stacks are columns of pyramids, top first, each in its own colour; a pile is
+a face-down card with its count; a hand is a row of cards (face-down ones
+blank); dice show pips; tiles sit on their map; a grid zone is a small board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+from xml.sax.saxutils import escape
+
+from notation.base import Card, Diagram, Piece, Zone
+
+#: one drawing operation: ("rect", (x0, y0, x1, y1), fill, outline, radius),
+#: ("polygon", points, fill, outline), ("circle", (cx, cy, r), fill, outline),
+#: ("text", (x, y, text, size, anchor, bold), fill), ("group", title), ("end",)
+Op = tuple
+INK = "#222222"
+LINE = 18
+STACK_WIDTH = 72  # a pyramid, and its label to the right
+SLOT = 24  # height of one piece of a stack
+CARD = (40, 56)
+DIE = 36
+TILE = 56
+GAP = 8
+BACK = "#37474f"
+STACK_GROUND = "#f3ead7"
+TILE_GROUND = "#f3ead7"
+#: pip places on a die of DIE pixels, by value
+PIPS = {1: [(2, 2)], 2: [(1, 1), (3, 3)], 3: [(1, 1), (2, 2), (3, 3)], 4: [(1, 1), (3, 1), (1, 3), (3, 3)],
+        5: [(1, 1), (3, 1), (2, 2), (1, 3), (3, 3)], 6: [(1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3)]}
+
+
+@dataclass
+class Block:
+    """A zone laid out: its size and its operations, relative to its corner."""
+
+    width: float
+    height: float
+    ops: list[Op] = field(default_factory=list)
+
+
+def ink_on(css: str) -> str:
+    """Black or white, whichever reads better on ``css`` (#rrggbb)."""
+    try:
+        r, g, b = (int(css[i:i + 2], 16) for i in (1, 3, 5))
+    except (ValueError, IndexError):
+        return INK
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
+           piece_shapes: Callable[[Piece, float, float], list]) -> Block:
+    """All the zones as one block: rows of blocks, ``beside`` zones sharing
+    the row of the zone before them."""
+    rows: list[list[Block]] = []
+    for zone in zones:
+        block = _zone(zone, colour, piece_shapes)
+        if zone.beside and rows:
+            rows[-1].append(block)
+        else:
+            rows.append([block])
+    total = Block(0, 0)
+    y = 0.0
+    for row in rows:
+        x = 0.0
+        for block in row:
+            total.ops.extend(_moved(block.ops, x, y))
+            x += block.width + 2 * GAP
+        total.width = max(total.width, x - 2 * GAP)
+        y += max(b.height for b in row) + GAP
+    total.height = y
+    return total
+
+
+def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
+    moved = []
+    for op in ops:
+        if op[0] == "rect":
+            x0, y0, x1, y1 = op[1]
+            moved.append(("rect", (x0 + dx, y0 + dy, x1 + dx, y1 + dy), *op[2:]))
+        elif op[0] == "polygon":
+            moved.append(("polygon", [(x + dx, y + dy) for x, y in op[1]], *op[2:]))
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            moved.append(("circle", (cx + dx, cy + dy, r), *op[2:]))
+        elif op[0] == "text":
+            x, y, *rest = op[1]
+            moved.append(("text", (x + dx, y + dy, *rest), op[2]))
+        else:
+            moved.append(op)
+    return moved
+
+
+def _zone(zone: Zone, colour, piece_shapes) -> Block:
+    body = {"stacks": _stacks, "pile": _pile, "hand": _hand, "dice": _dice, "tiles": _tiles, "grid": _grid}[zone.kind]
+    inner = body(zone, colour, piece_shapes)
+    title = ("text", (0, LINE / 2, zone.title, 13, "start", True), INK)
+    block = Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title])
+    block.ops.extend(_moved(inner.ops, 0, LINE + 4))
+    return block
+
+
+def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
+    size = max(1, min(3, piece.size))
+    half, height = 8 + 5 * size, 6 + 5 * size
+    return ("polygon", [(cx - half, bottom), (cx + half, bottom), (cx, bottom - height)],
+            piece.colour or colour(piece.player), "#1b1b1b")
+
+
+def _stacks(zone: Zone, colour, piece_shapes) -> Block:
+    depth = max((len(s.pieces) for s in zone.items), default=0)
+    notes = any(s.note for s in zone.items)
+    block = Block(max(0, len(zone.items) * (STACK_WIDTH + GAP) - GAP), depth * SLOT + 8 + LINE + (LINE if notes else 0))
+    for index, stack in enumerate(zone.items):
+        x = index * (STACK_WIDTH + GAP)
+        cx = x + 27
+        words = " ".join(p.label for p in stack.pieces)
+        block.ops.append(("group", f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")))
+        block.ops.append(("rect", (x, 0, x + STACK_WIDTH, depth * SLOT + 8), STACK_GROUND, "#b9a77f", 4))
+        for row, piece in enumerate(stack.pieces):
+            block.ops.append(_pyramid(piece, cx, 4 + (row + 1) * SLOT - 2, colour))
+            block.ops.append(("text", (x + STACK_WIDTH - 4, 4 + row * SLOT + SLOT * 0.6, piece.label, 10, "end", False),
+                              INK))
+        cx = x + STACK_WIDTH / 2
+        block.ops.append(("text", (cx, depth * SLOT + 8 + LINE / 2, stack.label, 13, "middle", True), INK))
+        if stack.note:
+            block.ops.append(("text", (cx, depth * SLOT + 8 + LINE * 1.5, stack.note, 10, "middle", False), INK))
+        block.ops.append(("end",))
+    return block
+
+
+def _card(card: Card, x: float, colour) -> list[Op]:
+    w, h = CARD
+    if not card.face_up:
+        return [("group", "a face-down card"), ("rect", (x, 0, x + w, h), BACK, "#1b1b1b", 4),
+                ("rect", (x + 5, 5, x + w - 5, h - 5), BACK, "#90a4ae", 2), ("end",)]
+    fill = card.colour or (colour(card.player) if card.player is not None else "#ffffff")
+    return [("group", f"card {card.label}"), ("rect", (x, 0, x + w, h), fill, "#1b1b1b", 4),
+            ("text", (x + w / 2, h / 2, card.label, 14, "middle", True), ink_on(fill)), ("end",)]
+
+
+def _hand(zone: Zone, colour, piece_shapes) -> Block:
+    block = Block(max(0, len(zone.items) * (CARD[0] + 6) - 6), CARD[1])
+    for index, card in enumerate(zone.items):
+        block.ops.extend(_card(card, index * (CARD[0] + 6), colour))
+    return block
+
+
+def _pile(zone: Zone, colour, piece_shapes) -> Block:
+    w, h = CARD
+    block = Block(0, h + 6 + LINE)
+    block.ops.append(("group", f"a pile of {zone.count} face down"))
+    for shift in (6, 3) if zone.count > 1 else ():
+        block.ops.append(("rect", (shift, 6 - shift, shift + w, 6 - shift + h), BACK, "#1b1b1b", 4))
+    if zone.count:
+        block.ops.append(("rect", (0, 6, w, 6 + h), BACK, "#1b1b1b", 4))
+        block.ops.append(("text", (w / 2, 6 + h / 2, str(zone.count), 14, "middle", True), "#ffffff"))
+    else:
+        block.ops.append(("rect", (0, 6, w, 6 + h), "#ffffff", "#9e9e9e", 4))
+    block.ops.append(("text", (0, h + 6 + LINE / 2, f"{zone.count} face down", 12, "start", False), INK))
+    block.ops.append(("end",))
+    x = w + 6 + 12
+    for card in zone.items:
+        block.ops.extend(_moved(_card(card, x, colour), 0, 6))
+        x += w + 6
+    block.width = max(x, 7 * len(f"{zone.count} face down"))
+    return block
+
+
+def _dice(zone: Zone, colour, piece_shapes) -> Block:
+    block = Block(max(0, len(zone.items) * (DIE + GAP) - GAP), DIE)
+    for index, die in enumerate(zone.items):
+        x = index * (DIE + GAP)
+        fill = "#ffffff" if die.player is None else colour(die.player)
+        pip = ink_on(fill)
+        block.ops.append(("group", f"a d{die.sides} showing {die.value}"))
+        block.ops.append(("rect", (x, 0, x + DIE, DIE), fill, "#1b1b1b", 6))
+        if die.sides == 6 and die.value in PIPS:
+            for px, py in PIPS[die.value]:
+                block.ops.append(("circle", (x + px * DIE / 4, py * DIE / 4, 3.5), pip, pip))
+        else:
+            block.ops.append(("text", (x + DIE / 2, DIE / 2, str(die.value), 15, "middle", True), pip))
+        block.ops.append(("end",))
+    return block
+
+
+def _tiles(zone: Zone, colour, piece_shapes) -> Block:
+    if not zone.items:
+        return Block(0, 0)
+    xs = [t.at[0] for t in zone.items]
+    ys = [t.at[1] for t in zone.items]
+    left, top = min(xs), max(ys)
+    block = Block((max(xs) - left + 1) * TILE, (top - min(ys) + 1) * TILE)
+    for tile in zone.items:
+        x, y = (tile.at[0] - left) * TILE, (top - tile.at[1]) * TILE
+        fill = tile.colour or TILE_GROUND
+        block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
+        block.ops.append(("rect", (x, y, x + TILE, y + TILE), fill, "#8d7b55", 0))
+        if tile.piece is not None:
+            block.ops.extend(_piece_ops(piece_shapes(tile.piece, x, y)))
+        block.ops.append(("text", (x + 3, y + 8, tile.label, 10, "start", False), ink_on(fill)))
+        block.ops.append(("end",))
+    return block
+
+
+def _piece_ops(shapes: list) -> list[Op]:
+    """``pbem.diagrams._shapes`` output as operations."""
+    ops: list[Op] = []
+    for shape, data, fill in shapes:
+        if shape == "polygon":
+            ops.append(("polygon", data, fill, "#1b1b1b"))
+        elif shape == "circle":
+            ops.append(("circle", data, fill, "#1b1b1b"))
+        elif shape == "rect":
+            ops.append(("rect", data, fill, None, 0))
+        else:
+            ops.append(("text", (data[0], data[1], data[2], 16, "middle", True), fill))
+    return ops
+
+
+def _grid(zone: Zone, colour, piece_shapes) -> Block:
+    diagram: Diagram = zone.items[0]
+    cell = TILE
+    block = Block(diagram.files * cell, diagram.ranks * cell)
+    for rank in range(diagram.ranks):
+        for file in range(diagram.files):
+            x, y = file * cell, (diagram.ranks - 1 - rank) * cell
+            fill = "#f3ead7" if (file + rank) % 2 else "#e6d8b8"
+            block.ops.append(("rect", (x, y, x + cell, y + cell), fill, "#b9a77f", 0))
+    for (file, rank), piece in sorted(diagram.cells.items()):
+        x, y = file * cell, (diagram.ranks - 1 - rank) * cell
+        block.ops.append(("group", f"{diagram.square_name(file, rank)}: {piece.kind} {piece.label}"))
+        block.ops.extend(_piece_ops(piece_shapes(piece, x, y)))
+        block.ops.append(("end",))
+    return block
+
+
+# -- drawing -----------------------------------------------------------------
+def _n(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def svg(ops: list[Op], dx: float, dy: float) -> list[str]:
+    """The operations as SVG elements, moved by (dx, dy)."""
+    out = []
+    for op in _moved(ops, dx, dy):
+        if op[0] == "rect":
+            (x0, y0, x1, y1), fill, outline, radius = op[1:]
+            stroke = f' stroke="{outline}"' if outline else ""
+            rx = f' rx="{radius}"' if radius else ""
+            out.append(f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" height="{_n(y1 - y0)}"{rx} '
+                       f'fill="{fill}"{stroke}/>')
+        elif op[0] == "polygon":
+            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in op[1])
+            out.append(f'<polygon points="{points}" fill="{op[2]}" stroke="{op[3]}" stroke-width="1"/>')
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" fill="{op[2]}" stroke="{op[3]}"/>')
+        elif op[0] == "text":
+            x, y, text, size, anchor, bold = op[1]
+            weight = ' font-weight="bold"' if bold else ""
+            out.append(f'<text x="{_n(x)}" y="{_n(y)}" text-anchor="{anchor}" dominant-baseline="central" '
+                       f'font-size="{size}"{weight} fill="{op[2]}">{escape(text)}</text>')
+        elif op[0] == "group":
+            out.append(f"<g><title>{escape(op[1])}</title>")
+        else:
+            out.append("</g>")
+    return out
+
+
+def png(draw: Any, ops: list[Op], dx: float, dy: float, font: Callable[[int], Any]) -> None:
+    """Draw the operations with a Pillow ``ImageDraw``, moved by (dx, dy);
+    ``font(size)`` gives a font."""
+    for op in _moved(ops, dx, dy):
+        if op[0] == "rect":
+            box, fill, outline, radius = op[1:]
+            if radius:
+                draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline)
+            else:
+                draw.rectangle(box, fill=fill, outline=outline)
+        elif op[0] == "polygon":
+            draw.polygon(op[1], fill=op[2], outline=op[3])
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=op[2], outline=op[3])
+        elif op[0] == "text":
+            x, y, text, size, anchor, _ = op[1]
+            draw.text((x, y), text, fill=op[2], font=font(size), anchor={"middle": "mm", "end": "rm"}.get(anchor, "lm"))
