@@ -219,6 +219,11 @@ class Notation(ABC, Generic[S, T]):
     #: examples shown in help texts and error messages
     turn_examples: tuple[str, ...] = ()
 
+    def example_turn(self, default: str | None = "...") -> str | None:
+        """The game's first turn example, for help texts and error messages;
+        ``default`` when it has none."""
+        return self.turn_examples[0] if self.turn_examples else default
+
     @abstractmethod
     def parse_turn(self, state: S, text: str) -> T:
         """Read a turn as a player wrote it.  Returns a legal turn (as the

@@ -178,10 +178,10 @@ def preview(game_id: str):
     game, _ = game_for_player(get_session(), game_id, player)
     text = request.args.get("turn")
     if text is None:
-        example = (kind_of(game).notation.turn_examples or ("...",))[0]
+        example = kind_of(game).notation.example_turn()
         raise BadInput(f"give the turn to preview as ?turn=..., such as ?turn={quote_url(example)}")
     if len(text) > 500:
-        raise BadInput(too_long(text, (kind_of(game).notation.turn_examples or (None,))[0]))
+        raise BadInput(too_long(text, kind_of(game).notation.example_turn(None)))
     result = turns.preview_turn(get_session(), game_id, player, text)
     diagram = kind_of(game).notation.text_diagram(result.state)
     return jsonify(schemas.PreviewOut().dump(

@@ -103,7 +103,7 @@ def _game_help(settings: MailSettings, game: Game | None = None, session: Sessio
     """The commands for mail about ``game``, its turn example taken from
     the game's notation; a one-player game has no draw to offer."""
     kind = kind_of(game) if game is not None else None
-    example = (kind.notation.turn_examples or ("...",))[0] if kind is not None else "a turn"
+    example = kind.notation.example_turn() if kind is not None else "a turn"
     solitaire = game is not None and session is not None and len(seats_of(session, game)) == 1
     draw = "" if solitaire else "\n  draw               offer a draw, or accept the one offered"
     resign = "give up (end the game)" if solitaire else "resign the game"

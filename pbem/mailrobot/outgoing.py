@@ -90,7 +90,7 @@ def example_turn(game: Game, position: str) -> str:
     except Exception:  # noqa: BLE001 - an example is not worth failing a mail for
         log.exception("no legal turns for the example in game %s", game.id)
         legal = []
-    return legal[0] if legal else (kind.notation.turn_examples or ("...",))[0]
+    return legal[0] if legal else kind.notation.example_turn()
 
 
 def _split_board(body: str, board: str) -> tuple[str, str, str]:
@@ -132,7 +132,7 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
                 extra.append(f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC")
         if row.kind == "your_turn":
             example = example_turn(game, position) if position is not None else \
-                (kind_of(game).notation.turn_examples or ("...",))[0]
+                kind_of(game).notation.example_turn()
             extra.append(f"Reply to this mail with your turn, e.g. \"#{ply + 1} {example}\" "
                          "(the number is the turn you answer), or a command: legal, board, record, help.")
         text, board, rest = _split_board(row.body, board)

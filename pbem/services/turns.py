@@ -116,8 +116,7 @@ def _play(game: Game, seat_number: int, text: Any) -> Preview:
 
 
 def _example(game: Game) -> str:
-    examples = kind_of(game).notation.turn_examples
-    return examples[0] if examples else "..."
+    return kind_of(game).notation.example_turn()
 
 
 @rolls_back

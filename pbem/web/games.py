@@ -116,7 +116,7 @@ def play(game_id: str):
     if len(text) > MAX_TURN:
         try:
             game, _ = game_for_player(get_session(), game_id, player)
-            example = (kind_of(game).notation.turn_examples or (None,))[0]
+            example = kind_of(game).notation.example_turn(None)
         except ServiceError:
             example = None  # the page explains the missing game
         return _game_page(game_id, turn_text="", error=too_long(text, example), status=400)
