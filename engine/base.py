@@ -11,11 +11,12 @@ people number them from 1.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
 
-from engine.errors import OptionError, shown
+from engine.errors import IllegalTurnError, OptionError, shown
 
 S = TypeVar("S", bound=Hashable)  # a game's state type
 T = TypeVar("T", bound=Hashable)  # a game's turn type
@@ -53,6 +54,63 @@ class Result:
         if not self.winners:
             return "="
         return "=".join(str(p + 1) for p in self.winners)
+
+
+@dataclass(frozen=True)
+class ChanceEvent:
+    """What chance decides next, during play (a draw, a roll), before anyone
+    moves again.  ``Game.chance`` returns one; the server decides it from the
+    game's seed (``engine.chance.decide``), writes the outcome in the record
+    and applies it with ``Game.apply_chance``.
+
+    - ``kind`` "draw": ``count`` items drawn one after another without
+      putting back, from ``items`` (what is left to draw, each item written
+      once per copy, in the stable order the game keeps); every remaining
+      item is equally likely at each draw.  The outcome lists the items drawn,
+      in the order drawn.
+    - ``kind`` "roll": ``count`` dice of ``sides`` faces; the outcome lists
+      each die, ``"1"`` to ``str(sides)``, in the order rolled.
+
+    ``purpose`` is a short word naming the event ("draw", "attack"); it is
+    part of the stream's label, and the record shows it.  ``seen_by`` names
+    the 0-based players who see the outcome as it happens (a card drawn into
+    a hand: its owner); None means everyone.  Once the game is over,
+    everyone sees every outcome.
+    """
+
+    kind: str
+    purpose: str
+    count: int = 1
+    items: tuple[str, ...] = ()
+    sides: int = 6
+    seen_by: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("draw", "roll"):
+            raise ValueError(f"a chance event is a draw or a roll, not {self.kind!r}")
+        if not re.fullmatch(r"[a-z][a-z0-9-]{0,19}", self.purpose):
+            raise ValueError(f"a chance event's purpose is a short lowercase word, not {self.purpose!r}")
+        if self.count < 1 or (self.kind == "draw" and self.count > len(self.items)) \
+                or (self.kind == "roll" and self.sides < 2):
+            raise ValueError(f"impossible chance event {self!r}")
+
+    def allows(self, outcome: Sequence[str]) -> bool:
+        """True when ``outcome`` is one this event can produce."""
+        if len(outcome) != self.count:
+            return False
+        if self.kind == "roll":
+            return all(str(o).isdigit() and 1 <= int(o) <= self.sides and str(int(o)) == o for o in outcome)
+        left = list(self.items)
+        for item in outcome:
+            if item not in left:
+                return False
+            left.remove(item)
+        return True
+
+    def visible_to(self, player: int | None) -> bool:
+        """True when ``player`` (None: a spectator) sees the outcome while
+        the game goes on."""
+        return self.seen_by is None or (player is not None and player in self.seen_by)
 
 
 #: the most players a game may have (``max_players``); the pages, records,
@@ -132,7 +190,26 @@ class Game(ABC, Generic[S, T]):
         ``AmbiguousTurnError``) whose message says what is wrong."""
 
     def is_over(self, state: S) -> bool:
-        return self.to_move(state) is None
+        return self.to_move(state) is None and self.chance(state) is None
+
+    # -- chance during play --------------------------------------------
+    def chance(self, state: S) -> ChanceEvent | None:
+        """The chance event this state waits for (a draw, a roll) before
+        anyone moves, else None.  Games that use chance only in their deal,
+        or not at all, never wait for one.
+
+        A state that waits for chance is never stored or shown: whoever
+        applies a turn (or sets up the game) settles it at once with
+        ``settle``, the outcomes decided from the game's seed by
+        ``engine.chance.decide`` and written in the record.  While a state
+        waits, ``to_move`` may be anything and ``legal_turns`` is empty."""
+        return None
+
+    def apply_chance(self, state: S, outcome: tuple[str, ...]) -> S:
+        """The state after chance gave ``outcome`` to the event
+        ``chance(state)`` asked for; raise ``IllegalTurnError`` when the
+        event cannot give it (a record that lies)."""
+        raise NotImplementedError(f"{self.name} waits for no chance event")
 
     @abstractmethod
     def result(self, state: S) -> Result | None:
@@ -183,6 +260,27 @@ class Game(ABC, Generic[S, T]):
         if depth == 1:
             return len(turns)
         return sum(self.count_leaves(self.apply(state, t), depth - 1) for t in turns)
+
+
+def settle(game: Game[S, T], state: S,
+           decide: Callable[[ChanceEvent, int], tuple[str, ...]], first: int = 0,
+           ) -> tuple[S, list[tuple[ChanceEvent, tuple[str, ...]]]]:
+    """Resolve every chance event ``state`` waits for: ``decide(event,
+    index)`` gives each outcome (``index`` counts the game's chance events
+    from 0; ``first`` is the index of the first one settled here).  Returns
+    the settled state and the events with their outcomes, in order."""
+    happened: list[tuple[ChanceEvent, tuple[str, ...]]] = []
+    event = game.chance(state)
+    while event is not None:
+        outcome = tuple(decide(event, first + len(happened)))
+        if not event.allows(outcome):
+            raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
+        state = game.apply_chance(state, outcome)
+        happened.append((event, outcome))
+        if len(happened) > 10_000:
+            raise RuntimeError(f"{game.name}: more than 10,000 chance events in a row")
+        event = game.chance(state)
+    return state, happened
 
 
 def standings(keys: Sequence[Any], first: Sequence[int] = ()) -> list[tuple[int, ...]]:

@@ -19,6 +19,14 @@ gets a new name):
 
 Each purpose ("deal", "orders", ...) has its own stream, so one game's
 draws never depend on the order in which other draws were made.
+
+Chance during play (``engine.base.ChanceEvent``: a draw, a roll) is decided
+by ``decide``: the ``index``-th chance event of a game (counting from 0)
+with purpose ``P`` reads the stream of purpose ``"P #index"`` (for example
+``"draw #7"``).  A draw of ``count`` items from the ``n`` left takes item
+``below(n)`` of the remaining list (in the order the event lists them),
+removes it, and repeats; a roll of ``count`` dice of ``sides`` faces is
+``1 + below(sides)`` for each die in turn.
 ``docs/games/martian-greenhouse.md`` gives the same in a dozen lines of
 Python that a player can run themselves.
 """
@@ -28,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from typing import Iterator, Sequence, TypeVar
+from typing import Any, Iterator, Sequence, TypeVar
 
 from engine.errors import OptionError, shown
 
@@ -107,6 +115,16 @@ class Stream:
             j = self.below(i + 1)
             result[i], result[j] = result[j], result[i]
         return result
+
+
+def decide(seed: str, event: Any, index: int) -> tuple[str, ...]:
+    """The outcome of a game's ``index``-th chance event (an
+    ``engine.base.ChanceEvent``) from its seed, as the module doc says."""
+    stream = Stream(seed, f"{event.purpose} #{index}")
+    if event.kind == "roll":
+        return tuple(str(1 + stream.below(event.sides)) for _ in range(event.count))
+    left = list(event.items)
+    return tuple(left.pop(stream.below(len(left))) for _ in range(event.count))
 
 
 def shuffled(seed: str, purpose: str, items: Sequence[X]) -> list[X]:
