@@ -20,6 +20,7 @@ def play(game_id: int, turn: str, email: str, ply: int | None) -> None:
     from pbem.play import load_game
     from pbem.services.accounts import player_for_email
     from pbem.services.errors import ServiceError
+    from pbem.services import views
     from pbem.services.turns import submit_turn
 
     app = create_app()
@@ -32,4 +33,7 @@ def play(game_id: int, turn: str, email: str, ply: int | None) -> None:
         except ServiceError as error:
             click.echo(f"error: {error.message}", err=True)
             sys.exit(1)
-        click.echo(f"played {done.turn.canonical}; game {game_id} is at ply {done.game.ply}: {done.game.position}")
+        # the player sees their own view of the position, never the whole of it while the game is on
+        sight = views.at(session, done.game, views.seat_for(session, done.game, player))
+        shown = sight.position if sight is not None else ""
+        click.echo(f"played {done.turn.canonical}; game {game_id} is at ply {done.game.ply}: {shown}")

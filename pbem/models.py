@@ -174,4 +174,9 @@ class OutboxMessage(SQLModel, table=True):
     failing_since: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # first failure; MAIL_QUEUE_LIFETIME
     uncertain_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)  # body out, no answer (yet)
     lease: Optional[str] = Field(default=None, max_length=32)  # who holds next_attempt_at's lease
+    # structured game mail (migration 0011): ``body`` holds the words before the board, ``after_board``
+    # the words after it; the board is drawn at send time for ``seat`` (the recipient's 0-based seat,
+    # None for anyone not seated).  Rows queued before 0011 have after_board NULL: their body is whole.
+    seat: Optional[int] = None
+    after_board: Optional[str] = Field(default=None, sa_column=Column(Text))
 

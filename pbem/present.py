@@ -1,5 +1,7 @@
 """What a player sees of a game, as plain data: shared by the web pages and
-the JSON API so both show the same thing."""
+the JSON API so both show the same thing.  Positions, diagrams, legal turns
+and scores come from ``pbem.services.views`` as the viewer's seat may see
+them (``viewer`` None, or not seated: a spectator's view)."""
 
 from __future__ import annotations
 
@@ -8,15 +10,14 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError
-from pbem.models import ACTIVE, OPEN_STATUSES, Game, Player, Seat
-from pbem.play import kind_of, seated_players, state_of, title_of, turns_of
-from pbem.services import gamestate, sweep, time_control
+from pbem.models import OPEN_STATUSES, Game, Player, Seat
+from pbem.play import kind_of, seated_players, title_of, turns_of
+from pbem.services import gamestate, sweep, time_control, views
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
     kind = kind_of(game)
-    state = state_of(game)
-    mover = kind.rules.to_move(state) if state is not None and game.status == ACTIVE else None
+    mover = views.mover(game)
     players = []
     you = None
     agreeing = gamestate.draw_offer_seats(game)
@@ -64,22 +65,26 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
 def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
     data = summary(session, game, viewer)
     kind = kind_of(game)
-    state = state_of(game)
-    data["position"] = game.position
-    data["diagram"] = kind.notation.text_diagram(state) if state is not None else None
-    data["scores"] = list(kind.rules.scores(state)) if state is not None else []
+    seat = views.seat_for(session, game, viewer)
+    sight = views.at(session, game, seat)
+    state = sight.state if sight is not None else None
+    data["position"] = sight.position if sight is not None else None
+    data["diagram"] = sight.text_diagram() if sight is not None else None
+    data["scores"] = sight.scores() if sight is not None else []
     outcome = kind.rules.result(state) if state is not None and kind.rules.is_over(state) else None
     # the rules' own result when the game was played out (not resigned or timed out)
     data["outcome"] = None if outcome is None else {
         "winners": [n + 1 for n in outcome.winners], "reason": outcome.reason, "scores": list(outcome.scores)}
     try:
-        listed, more = kind.notation.first_legal_texts(state, LEGAL_TURNS_SHOWN) if data["to_move"] else ([], False)
+        listed, more = views.legal(game, seat, LEGAL_TURNS_SHOWN)
     except PbemError:
         listed, more = [], False
     data["legal_turns"] = listed
     data["legal_turns_cut"] = more
     data["turn_examples"] = list(kind.notation.turn_examples)
-    data["turns"] = [turn_data(t, kind) for t in turns_of(session, game)]
+    played = turns_of(session, game)
+    positions = views.turn_positions(session, game, seat, played)
+    data["turns"] = [turn_data(t, kind, positions[t.ply]) for t in played]
     data["can_claim"] = viewer is not None and sweep.claimable(session, game, viewer)
     return data
 
@@ -94,7 +99,9 @@ def _time_control(game: Game) -> dict[str, Any] | None:
     return None if control is None else control.to_dict() | {"description": control.describe()}
 
 
-def turn_data(turn, kind) -> dict[str, Any]:
+def turn_data(turn, kind, position: str) -> dict[str, Any]:
+    """One played turn; ``position`` is the position after it as the viewer
+    may see it (``views.turn_positions``)."""
     return {
         "ply": turn.ply,
         "seat": turn.seat + 1,
@@ -102,7 +109,7 @@ def turn_data(turn, kind) -> dict[str, Any]:
         "text": turn.text,
         "canonical": turn.canonical,
         "source": turn.source,
-        "position": turn.position,
+        "position": position,
         "created_at": turn.created_at,
     }
 

@@ -66,7 +66,8 @@ def test_create_invite_accept_and_the_game_starts(api):
     assert accepted["to_move"] == 1 and accepted["your_turn"] is False
     assert accepted["deadline"]
     assert accepted["position"] == "...../...../..s../...../..... 1 0,0 2,2"
-    assert accepted["legal_turns"] == ["a1", "e1", "a5", "e5"]
+    assert accepted["legal_turns"] == []  # bob is not to move: only the mover is offered turns
+    assert api("alice", "GET", f"/api/v1/games/{game['id']}").get_json()["legal_turns"] == ["a1", "e1", "a5", "e5"]
     assert "a b c d e" in accepted["diagram"]
 
 

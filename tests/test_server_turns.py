@@ -31,7 +31,7 @@ def test_a_turn_is_stored_as_written_and_canonical_and_the_next_player_is_mailed
     mail = session.exec(select(OutboxMessage).where(OutboxMessage.to_addr == alice.email)).all()
     assert mail[-1].subject.endswith("your turn")
     assert "Bob played e5" in mail[-1].body
-    assert "1 . . . ." in mail[-1].body  # the text diagram shows alice's logger on a1
+    assert mail[-1].ply == 2 and mail[-1].seat == 0  # the board after turn 2 as alice sees it, drawn when sent
 
 
 @pytest.mark.parametrize(

@@ -13,13 +13,13 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from notation import registry
-from pbem import present, records
+from pbem import present
 from pbem.api import schemas
 from pbem.api.auth import api_player
 from pbem.db import get_session
 from pbem.json_errors import error_response
 from pbem.play import game_for_player, kind_of
-from pbem.services import games, sweep, turns
+from pbem.services import games, sweep, turns, views
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
 from pbem.services.turns import too_long
@@ -175,7 +175,7 @@ def submit(game_id: str):
 @bp.get("/games/<game_id>/preview")
 def preview(game_id: str):
     player = api_player()
-    game, _ = game_for_player(get_session(), game_id, player)
+    game, seat = game_for_player(get_session(), game_id, player)
     text = request.args.get("turn")
     if text is None:
         example = kind_of(game).notation.example_turn()
@@ -183,9 +183,9 @@ def preview(game_id: str):
     if len(text) > 500:
         raise BadInput(too_long(text, kind_of(game).notation.example_turn(None)))
     result = turns.preview_turn(get_session(), game_id, player, text)
-    diagram = kind_of(game).notation.text_diagram(result.state)
+    sight = views.of_preview(game, seat.number, result)
     return jsonify(schemas.PreviewOut().dump(
-        {"turn": text, "canonical": result.canonical, "position": result.position, "diagram": diagram}
+        {"turn": text, "canonical": result.canonical, "position": sight.position, "diagram": sight.text_diagram()}
     ))
 
 
@@ -193,15 +193,15 @@ def preview(game_id: str):
 def record(game_id: str):
     player = api_player()
     session = get_session()
-    game, _ = game_for_player(session, game_id, player)
+    game, seat = game_for_player(session, game_id, player)
     fmt = request.args.get("format", "text")
     if fmt not in ("text", "json"):
         raise BadInput(f"the record format is text or json, not {fmt!r}")
     if game.status == "inviting" or game.position is None:
         raise BadInput(f"game {game.id} has not started, so it has no record yet")
     if fmt == "json":
-        return Response(records.json_text(session, game), mimetype="application/json")
-    return Response(records.text(session, game), mimetype="text/plain")
+        return Response(views.record_json(session, game, seat.number), mimetype="application/json")
+    return Response(views.record_text(session, game, seat.number), mimetype="text/plain")
 
 
 def _lifecycle(action):

@@ -130,7 +130,7 @@ class GameDetailOut(GameOut):
         "description": "a game played to its end: the rules' result, {winners (seats), reason, scores}; "
                        "e.g. a solitaire's reason 'every order filled in 7 breedings' and its score"})
     legal_turns = fields.List(fields.String(), metadata={
-        "description": "the legal turns of the player to move (at most 100; see legal_turns_cut)"})
+        "description": "your legal turns when it is your turn, else none (at most 100; see legal_turns_cut)"})
     legal_turns_cut = fields.Boolean(metadata={"description": "there are more legal turns than legal_turns lists"})
     turn_examples = fields.List(fields.String())
     turns = fields.List(fields.Nested(TurnOut))

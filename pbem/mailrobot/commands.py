@@ -29,15 +29,15 @@ from mail.compose import MAX_LEGAL_LISTED, error_text
 from mail.inbound import InboundMessage
 from mail.tokens import make_reply_address
 from notation import registry
-from pbem import links, records
+from pbem import links
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import MailSettings
 from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, utcnow
 from pbem.models_mail import DONE
-from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
+from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import gamestate, turns, vacations
+from pbem.services import gamestate, turns, vacations, views
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 
 class AlreadyProcessed(Exception):
@@ -70,7 +70,15 @@ class Context:
             ply = game.ply if ply is None else ply
         else:
             ply = None
-        return queue_reply(self.session, self.msg, text, game=game, ply=ply, position=position, kind=kind)
+        return queue_reply(self.session, self.msg, text, game=game, ply=ply, position=position, kind=kind,
+                           seat=self.seat)
+
+    @property
+    def seat(self) -> int | None:
+        """The sender's 0-based seat in ``game``: whose view the answer shows."""
+        if self.game is None:
+            return None
+        return views.seat_for(self.session, self.game, self.player)
 
     def error(self, line: str, reason: str, legal: list[str] | None = None) -> OutboxMessage:
         if legal and self.legal_cut:  # a cut list: say so, and do not promise the full list
@@ -90,12 +98,7 @@ class Context:
         game = self.game
         if game is None or game.status != ACTIVE or self.player is None:
             return []
-        seat = seat_of(self.session, game, self.player)
-        state = state_of(game)
-        kind = kind_of(game)
-        if seat is None or kind.rules.to_move(state) != seat.number:
-            return []
-        texts, self.legal_cut = kind.notation.first_legal_texts(state, MAX_LEGAL_REPLY)
+        texts, self.legal_cut = views.legal(game, self.seat, MAX_LEGAL_REPLY)
         return texts
 
 
@@ -148,7 +151,7 @@ def _status_line(ctx: Context) -> str:
         return f"{head}: {game.status}, result {game.result}. {game.termination or ''}".strip()
     if game.position is None:
         return f"{head}: not started."
-    mover = kind.rules.to_move(state_of(game))
+    mover = views.mover(game)
     names = {seat.number: player for seat, player in seated_players(ctx.session, game)}
     who = names.get(mover)
     mine = who is not None and ctx.player is not None and who.id == ctx.player.id
@@ -193,7 +196,7 @@ def preview(ctx: Context, cmd: c.Command) -> None:
     shown = turns.preview_turn(ctx.session, game.id, ctx.player, cmd.argument)
     ctx.claim()
     ctx.reply(f"Preview only, nothing was played: after {shown.canonical} in game {game.id} the board would be:",
-              position=shown.position)
+              position=views.of_preview(game, ctx.seat, shown).position)
     ctx.commit()
 
 
@@ -226,7 +229,8 @@ def board(ctx: Context, cmd: c.Command) -> None:
 
 def record(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
-    ctx.reply(f"The record of game {ctx.game.id}:\n\n{records.text(ctx.session, ctx.game)}", board=False)
+    record_text = views.record_text(ctx.session, ctx.game, ctx.seat)
+    ctx.reply(f"The record of game {ctx.game.id}:\n\n{record_text}", board=False)
     ctx.commit()
 
 

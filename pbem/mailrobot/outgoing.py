@@ -2,7 +2,9 @@
 
 Every row the services or the robot queue is composed here at send time with
 ``mail.compose``: a plain-text part with the text diagram, an HTML part with
-the PNG diagram inline, the move list and the deadline; threading headers so
+the PNG diagram inline, the move list and the deadline, the board drawn for
+the recipient's seat through ``pbem.services.views`` (rows are structured:
+the words before and after the board, never a drawn board); threading headers so
 each game is one conversation (root ``<game-N@domain>``, and the player's own
 mail for replies); Reply-To the player's signed ``play+<token>@`` address for
 the game, so a plain "Reply" reaches the robot with the token; Auto-Submitted.
@@ -46,12 +48,11 @@ from mail.compose import compose_notification, game_root_id, Thread
 from mail.send import (PERMANENT, UNCERTAIN, DrainResult, EmlFolderSink, Failure, Outgoing, Sender, SmtpSender,
                        drain as send_drain)
 from mail.tokens import make_reply_address
-from pbem import diagrams
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
-from pbem.models import Game, OutboxMessage, Player, Turn, utcnow
-from pbem.play import kind_of, seat_of, seats_of, start_state, state_of, turns_of
-from pbem.services import refusals
+from pbem.models import Game, OutboxMessage, Player, utcnow
+from pbem.play import kind_of, seat_of, turns_of
+from pbem.services import refusals, views
 
 log = logging.getLogger(__name__)
 
@@ -61,17 +62,9 @@ REPLY_KINDS = ("reply", "error")
 MOVE_LIST_PLIES = 200
 
 
-def position_at(session: Session, game: Game, ply: int) -> str | None:
-    """The game's position after ``ply`` turns, or None if unknown."""
-    if ply == game.ply:
-        return game.position
-    if ply == 0:
-        return kind_of(game).notation.format_position(start_state(game, len(seats_of(session, game))))
-    turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
-    return turn.position if turn is not None else None
-
-
 def move_list(session: Session, game: Game, ply: int) -> str:
+    """The turns played up to ``ply``, in canonical notation (public to
+    every player: a turn as played, never a hidden position)."""
     turns = [t for t in turns_of(session, game) if t.ply <= ply]
     if not turns:
         return ""
@@ -81,29 +74,33 @@ def move_list(session: Session, game: Game, ply: int) -> str:
     return f"{lead}: " + "  ".join(words)
 
 
-def example_turn(game: Game, position: str) -> str:
-    """A turn to show in 'reply with your turn, e.g. ...': the first legal
-    turn of ``position`` in canonical notation, else the notation's example."""
-    kind = kind_of(game)
+def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> str:
+    """A turn to show in 'reply with your turn, e.g. ...': the recipient's
+    first legal turn when it is theirs at ``ply``, else the notation's example."""
     try:
-        legal, _more = kind.notation.first_legal_texts(state_of(game, position), 1)
+        return views.example_turn(session, game, seat, ply)
     except Exception:  # noqa: BLE001 - an example is not worth failing a mail for
         log.exception("no legal turns for the example in game %s", game.id)
-        legal = []
-    return legal[0] if legal else kind.notation.example_turn()
+        return kind_of(game).notation.example_turn()
 
 
-def _split_board(body: str, board: str) -> tuple[str, str, str]:
-    """The body's text before the board, the board, and the text after it
-    (the board is appended when the body does not hold it)."""
-    if board and board.strip() and board.strip("\n") in body:
-        before, _, after = body.partition(board.strip("\n"))
-        return before.rstrip(), board, after.strip("\n")
-    return body.rstrip(), board, ""
+def recipient_seat(session: Session, game: Game, row: OutboxMessage, player: Player | None) -> int | None:
+    """Whose view the row's board shows: the seat stored with the row; for
+    a row queued before migration 0011 (``after_board`` NULL), the seat of
+    the player it is addressed to (None: not seated, a spectator's view)."""
+    if row.after_board is not None:
+        return row.seat
+    seat = seat_of(session, game, player) if player is not None else None
+    return seat.number if seat is not None else None
 
 
 def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> EmailMessage:
-    """The MIME message for an outbox row."""
+    """The MIME message for an outbox row.  A mail about a started game
+    gets, at send time, the board at the row's ply (or the preview it
+    holds) as the recipient's seat may see it, through
+    ``pbem.services.views``: the text diagram, the PNG inline, the move
+    list, the deadline.  A row queued before migration 0011 holds its
+    board in its body already and goes out as written, without a PNG."""
     game = session.get(Game, row.game_id) if row.game_id is not None else None
     player = session.exec(select(Player).where(Player.email == row.to_addr)).first()
     reply_to = settings.robot_address
@@ -116,27 +113,31 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
             reply_to = make_reply_address(list(settings.secrets), settings.domain, game.id, player.id)
         thread = Thread(root_id=game_root_id(game.id, settings.domain), in_reply_to=row.in_reply_to,
                         references=tuple((row.thread_refs or "").split()))
+        seat = recipient_seat(session, game, row, player)
+        legacy = row.after_board is None
+        words = row.body + "\n" + (row.after_board or "")
         ply = row.ply if row.ply is not None else game.ply
-        position = row.position or (position_at(session, game, ply) if game.position is not None else None)
+        if row.position is not None:
+            sight = views.of_position(game, seat, row.position)
+        else:
+            sight = views.at(session, game, seat, ply)
         current = ply == game.ply and row.position is None  # the game has not moved on since the row was queued
         extra: list[str] = []
-        if position is not None:
-            kind = kind_of(game)
-            state = state_of(game, position)
-            board = kind.notation.text_diagram(state)
-            png = diagrams.render(game.kind, game.options, position, "png")
+        if sight is not None:
+            if not legacy:
+                board = sight.text_diagram()
+                png = sight.image("png")
             moves = move_list(session, game, ply)
             if moves:
                 extra.append(moves)
-            if current and game.deadline and game.status == "active" and "Deadline:" not in row.body:
+            if current and game.deadline and game.status == "active" and "Deadline:" not in words:
                 extra.append(f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC")
         if row.kind == "your_turn":
-            example = example_turn(game, position) if position is not None else \
-                kind_of(game).notation.example_turn()
+            example = example_turn(session, game, seat, ply) if sight is not None else kind_of(game).notation.example_turn()
             extra.append(f"Reply to this mail with your turn, e.g. \"#{ply + 1} {example}\" "
                          "(the number is the turn you answer), or a command: legal, board, record, help.")
-        text, board, rest = _split_board(row.body, board)
-        after = "\n\n".join(part for part in [rest] + extra if part.strip())
+        text = row.body.rstrip()
+        after = "\n\n".join(part for part in [(row.after_board or "").strip("\n")] + extra if part.strip())
     elif row.in_reply_to:
         thread = Thread(in_reply_to=row.in_reply_to, references=tuple((row.thread_refs or "").split()))
     return compose_notification(

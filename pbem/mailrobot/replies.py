@@ -26,13 +26,16 @@ def queue_reply(
     ply: int | None = None,
     position: str | None = None,
     kind: str = "reply",
+    seat: int | None = None,
 ) -> OutboxMessage:
     """Queue ``text`` as the answer to ``msg``.  With a ``game``, the board at
-    ``ply`` (or ``position``, a board not stored) goes with it."""
+    ``ply`` (or ``position``, a board not stored: give it as ``seat`` may see
+    it) goes with it, drawn at send time as ``seat`` (the sender's 0-based
+    seat; None: not seated) may see it."""
     subject = msg.subject or (f"Game {game.id}" if game is not None else "")
     row = outbox.queue(
         session, clean(msg.sender, 320), clean(reply_subject(subject), 300), text,
-        game_id=game.id if game is not None else None, ply=ply, kind=kind,
+        game_id=game.id if game is not None else None, ply=ply, kind=kind, seat=seat,
     )
     row.position = position
     if msg.message_id:

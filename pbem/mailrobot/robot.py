@@ -204,7 +204,7 @@ def _nothing(ctx: Context, considered: list[str] | None = None) -> str:
     if ctx.game is not None:
         queue_reply(ctx.session, ctx.msg, "I found no turn or command in your mail, so nothing was changed.\n\n"
                     + _quoted(ctx, considered) + "\n\n" + _game_help(ctx.settings, ctx.game, ctx.session),
-                    game=ctx.game, ply=ctx.game.ply if ctx.game.position else None)
+                    game=ctx.game, ply=ctx.game.ply if ctx.game.position else None, seat=ctx.seat)
     elif once_a_day(ctx.session, ctx.msg.sender, "plain-help"):
         queue_reply(ctx.session, ctx.msg, "I found no command in your mail, so nothing was changed.\n\n"
                     + _quoted(ctx, considered) + "\n\n" + _plain_help(ctx.settings))

@@ -1,5 +1,9 @@
-"""The mail each game event sends: the words, the diagram and the link.
-Called by the services inside their transaction."""
+"""The mail each game event sends, as structured outbox rows: the words
+before the board, the words after it, the game, the ply and the recipient's
+seat.  The board itself (text, PNG) and the move list are drawn when the
+mail is sent, for that recipient's seat, through the one chokepoint
+``pbem.services.views`` (``pbem.mailrobot.outgoing``); nothing here formats
+a position.  Called by the services inside their transaction."""
 
 from __future__ import annotations
 
@@ -7,18 +11,13 @@ from sqlmodel import Session
 
 from pbem import links
 from pbem.models import Game, Player
-from pbem.play import kind_of, seated_players, state_of, title_of
+from pbem.play import kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services import outbox
 from pbem.services.digest import prefers_digest
 
 
 def game_link(game: Game) -> str:
     return links.external(f"/games/{game.id}")
-
-
-def board_text(game: Game) -> str:
-    state = state_of(game)
-    return kind_of(game).notation.text_diagram(state) if state is not None else ""
 
 
 def seed_lines(game: Game) -> list[str]:
@@ -32,10 +31,20 @@ def seed_lines(game: Game) -> list[str]:
     return ["", f"The deal's seed, revealed now the game is over: {game.seed} (SHA-256 {game.seed_hash})."]
 
 
-def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game") -> None:
-    body = "\n".join(lines + ["", f"The game: {game_link(game)}", ""])
-    outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id, ply=game.ply,
-                 kind=kind)
+def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game",
+         after: list[str] | None = None) -> None:
+    """Queue a mail about ``game`` at its ply for ``player``.  With
+    ``after``, the board goes between ``lines`` and ``after`` (drawn at send
+    time for the player's seat); without, it follows all the words, as in
+    every mail about a started game."""
+    seat = seat_of(session, game, player)
+    link = ["", f"The game: {game_link(game)}", ""]
+    if after is None:
+        body, after_board = "\n".join(lines + link), ""
+    else:
+        body, after_board = "\n".join(lines), "\n".join(after + link).strip("\n")
+    outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id,
+                 ply=game.ply, kind=kind, seat=seat.number if seat is not None else None, after_board=after_board)
 
 
 def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:
@@ -69,9 +78,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
     'a turn was played' with the new position; everyone hears when the game
     is over.  Players who take the daily digest get no per-move mail."""
     kind = kind_of(game)
-    state = state_of(game)
-    mover = kind.rules.to_move(state) if state is not None and game.status == "active" else None
-    board = board_text(game)
+    mover = to_move(game)
     mover_label = kind.notation.player_label(mover) if mover is not None else ""
     for seat, player in seated_players(session, game):
         if game.status != "active":
@@ -88,12 +95,12 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
             else:
                 subject = "the game has started" if game.ply == 0 else "the game goes on"
             lead, mail_kind = f"Player {mover_label} is to move next (turn {game.ply + 1}).", "turn_played"
-        lines = [headline, lead, "", board]
+        after: list[str] = []
         if game.ply == 0 or game.status != "active":
-            lines += seed_lines(game)
+            after += seed_lines(game)
         if game.deadline and mover is not None:
-            lines += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
-        send(session, player, game, subject, lines, kind=mail_kind)
+            after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
+        send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after)
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
@@ -120,5 +127,4 @@ def outcome(session: Session, game: Game) -> str:
 
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        send(session, player, game, outcome(session, game), [headline, "", board_text(game)] + seed_lines(game),
-             kind="game_over")
+        send(session, player, game, outcome(session, game), [headline], kind="game_over", after=seed_lines(game))

@@ -25,13 +25,21 @@ def queue(
     game_id: int | None = None,
     ply: int | None = None,
     kind: str | None = None,
+    seat: int | None = None,
+    after_board: str = "",
 ) -> OutboxMessage:
     """Add a message to the outbox (committed with the caller's transaction).
     ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
     ``reply``...); the mail sender (``pbem.mailrobot.outgoing``) composes it.
     Mail to an address that refused all mail is not stored: the row returned
-    is not in the session."""
-    message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind)
+    is not in the session.
+
+    A mail about a started game gets the board at ``ply`` drawn at send
+    time, as ``seat`` (the recipient's 0-based seat, None when not seated)
+    may see it, between ``body`` and ``after_board``: the row holds the
+    words, never a drawn board."""
+    message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind,
+                            seat=seat, after_board=after_board)
     if not refuses(session, to):
         session.add(message)
     return message

@@ -177,11 +177,7 @@ def _remind(session: Session, game: Game, player: Player, seat: Seat, left: time
     notify.send(session, player, game, f"reminder: your turn, {_left(left)} left", [
         f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
         f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({_left(left)} from now).",
-        "",
-        notify.board_text(game),
-        "",
-        "Reply to this mail with your turn, or play it on the game page.",
-    ])
+    ], after=["", "Reply to this mail with your turn, or play it on the game page."])
 
 
 # -- timeouts ----------------------------------------------------------------
@@ -228,7 +224,7 @@ def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fal
             lines = [f"{who} ran out of time for turn {ply + 1}.",
                      why + f"you may claim the win on the game page ({notify.game_link(game)}) "
                      f"or with POST /api/v1/games/{game.id}/claim, or wait for their turn."]
-        notify.send(session, other, game, "time ran out", lines + ["", notify.board_text(game)])
+        notify.send(session, other, game, "time ran out", lines, after=[])
     return "timeout"
 
 

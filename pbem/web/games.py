@@ -6,15 +6,14 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from sqlmodel import select
 
 from engine.errors import PbemError
 from notation import registry
 from pbem import diagrams, present, records
 from pbem.db import get_session
-from pbem.models import ACTIVE, Turn
-from pbem.play import game_for_player, games_of, kind_of, start_state
-from pbem.services import games, sweep, turns
+from pbem.models import ACTIVE
+from pbem.play import game_for_player, games_of, kind_of
+from pbem.services import games, sweep, turns, views
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, sign_in_required
@@ -79,11 +78,11 @@ def new_game():
 def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):
     player = current_player()
     session = get_session()
-    game, _ = game_for_player(session, game_id, player)
+    game, seat = game_for_player(session, game_id, player)
     data = present.detail(session, game, player)
     preview_svg = None
     if preview is not None:
-        preview_svg = diagrams.render_svg(kind_of(game).notation.diagram(preview.state))
+        preview_svg = views.of_preview(game, seat.number, preview).svg()
     rounds = _rounds(data["turns"])
     return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
                            preview=preview, preview_svg=preview_svg,
@@ -186,10 +185,10 @@ def lifecycle(game_id: str, action: str):
 @sign_in_required
 def record(game_id: str, fmt: str):
     session = get_session()
-    game, _ = game_for_player(session, game_id, current_player())
+    game, seat = game_for_player(session, game_id, current_player())
     if fmt not in ("pgn", "json") or game.position is None:
         abort(404)
-    body = records.json_text(session, game) if fmt == "json" else records.text(session, game)
+    body = (views.record_json if fmt == "json" else views.record_text)(session, game, seat.number)
     mimetype = "application/json" if fmt == "json" else "text/plain"
     return Response(body, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{records.filename(game, fmt)}"'})
@@ -199,21 +198,15 @@ def record(game_id: str, fmt: str):
 @sign_in_required
 def board(game_id: str, ply: int, fmt: str):
     session = get_session()
-    game, _ = game_for_player(session, game_id, current_player())
+    # the viewer is the signed-in player: the URL names no seat, so nobody fetches another seat's view
+    game, seat = game_for_player(session, game_id, current_player())
     if fmt not in diagrams.FORMATS or game.position is None or not 0 <= ply <= game.ply:
         abort(404)
-    if ply == game.ply:
-        position = game.position
-    elif ply == 0:
-        seats = len(present.seat_map(session, game))
-        position = kind_of(game).notation.format_position(start_state(game, seats))
-    else:
-        turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
-        if turn is None:
-            abort(404)
-        position = turn.position
+    sight = views.at(session, game, seat.number, ply)
+    if sight is None:
+        abort(404)
     try:
-        body = diagrams.render(game.kind, game.options, position, fmt)
+        body = sight.image(fmt)
     except PbemError:
         abort(404)
     response = Response(body, mimetype=diagrams.FORMATS[fmt])

@@ -1,0 +1,203 @@
+"""What a viewer sees of a stored game's positions: the one chokepoint for
+hidden information.
+
+The stored position strings (``Game.position``, ``Turn.position``) are the
+full truth, which the server needs; nothing outside this module formats
+them for anyone.  Everything that leaves the server about a position (the
+viewed state and its position string, the text diagram, SVG and PNG boards,
+the legal turns, previews, records, past positions) is made here for one
+viewer: ``seat`` is the viewer's 0-based seat, or None for anyone not
+seated (a spectator, a signed-out visitor).
+
+While a game is on (inviting or active) a viewer sees
+``rules.view(state, seat)``; once it is over (finished, abandoned,
+cancelled) everyone sees everything: the full state, and the full record,
+as chance games reveal their seed at the end too.
+
+Games without hidden information (whose rules keep ``Game.view``, which
+returns the state unchanged) show their stored strings as they are, byte
+for byte.  ``tests/test_views_chokepoint.py`` checks that no other module
+formats a stored position or renders a diagram for output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, select
+
+from engine.base import Game as Rules
+from notation import record as record_format
+from pbem import diagrams, records
+from pbem.models import OPEN_STATUSES, Game, Player, Turn
+from pbem.play import kind_of, seat_of, seats_of, start_state, state_of
+
+
+def shows_everything(game: Game) -> bool:
+    """True once the game is over: then every viewer sees the full state."""
+    return game.status not in OPEN_STATUSES
+
+
+def hides_anything(game: Game) -> bool:
+    """True when the game's rules have a ``view`` that may hide something."""
+    return type(kind_of(game).rules).view is not Rules.view
+
+
+def seat_for(session: Session, game: Game, player: Player | None) -> int | None:
+    """The 0-based seat of ``player`` in ``game``; None for anyone not seated."""
+    if player is None:
+        return None
+    seat = seat_of(session, game, player)
+    return None if seat is None else seat.number
+
+
+def mover(game: Game) -> int | None:
+    """The 0-based seat to move (public to everyone), or None."""
+    state = state_of(game)
+    if state is None or game.status != "active":
+        return None
+    return kind_of(game).rules.to_move(state)
+
+
+def _viewed(game: Game, seat: int | None, state: Any) -> Any:
+    if shows_everything(game) or not hides_anything(game):
+        return state
+    return kind_of(game).rules.view(state, seat)
+
+
+@dataclass(frozen=True)
+class View:
+    """One viewer's sight of one position of a game.  ``state`` and
+    ``position`` are already viewed; ``ply`` is None for a position that is
+    not stored (a preview)."""
+
+    game: Game
+    seat: int | None
+    ply: int | None
+    state: Any
+    position: str
+
+    def text_diagram(self) -> str:
+        return kind_of(self.game).notation.text_diagram(self.state)
+
+    def image(self, fmt: str) -> str | bytes:
+        """The board as "svg", "png" or "txt" (``diagrams.FORMATS``), drawn
+        from the viewed position; ``KeyError`` for another format."""
+        return diagrams.render(self.game.kind, self.game.options, self.position, fmt)
+
+    def svg(self) -> str:
+        return str(self.image("svg"))
+
+    def scores(self) -> list[int]:
+        return list(kind_of(self.game).rules.scores(self.state))
+
+
+def _view(game: Game, seat: int | None, ply: int | None, state: Any, stored: str) -> View:
+    viewed = _viewed(game, seat, state)
+    position = stored if viewed is state else kind_of(game).notation.format_position(viewed)
+    return View(game, seat, ply, viewed, position)
+
+
+def _stored_at(session: Session, game: Game, ply: int) -> str | None:
+    """The stored (full) position after ``ply`` turns, or None if unknown."""
+    if game.position is None or not 0 <= ply <= game.ply:
+        return None
+    if ply == game.ply:
+        return game.position
+    if ply == 0:
+        return kind_of(game).notation.format_position(start_state(game, len(seats_of(session, game))))
+    turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
+    return turn.position if turn is not None else None
+
+
+def at(session: Session, game: Game, seat: int | None, ply: int | None = None) -> View | None:
+    """``seat``'s view of the game after ``ply`` turns (default: now); None
+    before the start or for a ply the game has not reached."""
+    ply = game.ply if ply is None else ply
+    stored = _stored_at(session, game, ply)
+    if stored is None:
+        return None
+    return _view(game, seat, ply, state_of(game, stored), stored)
+
+
+def of_position(game: Game, seat: int | None, position: str) -> View:
+    """``seat``'s view of a position that is not stored (a preview kept in
+    an outbox row).  Viewing a view again changes nothing, so a position
+    already viewed for this seat may be given."""
+    return _view(game, seat, None, state_of(game, position), position)
+
+
+def of_preview(game: Game, seat: int | None, preview: Any) -> View:
+    """``seat``'s view of the state after a tentative turn
+    (``pbem.services.turns.Preview``)."""
+    return _view(game, seat, None, preview.state, preview.position)
+
+
+def legal(game: Game, seat: int | None, limit: int) -> tuple[list[str], bool]:
+    """At most ``limit`` of the turns ``seat`` may play now, and whether
+    there are more: none unless it is that seat's turn."""
+    if seat is None or mover(game) != seat:
+        return [], False
+    return kind_of(game).notation.first_legal_texts(state_of(game), limit)
+
+
+def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> str:
+    """A turn to show in "reply with your turn, e.g. ...": the viewer's
+    first legal turn when it was their turn after ``ply`` turns (a mail
+    sent late shows the turn it asked for), else the notation's example."""
+    kind = kind_of(game)
+    stored = _stored_at(session, game, ply)
+    state = state_of(game, stored) if stored is not None else None
+    listed: list[str] = []
+    if seat is not None and state is not None and kind.rules.to_move(state) == seat:
+        listed, _more = kind.notation.first_legal_texts(state, 1)
+    return listed[0] if listed else kind.notation.example_turn()
+
+
+def turn_positions(session: Session, game: Game, seat: int | None, turns: list[Turn]) -> dict[int, str]:
+    """The position after each of ``turns`` as ``seat`` may see it, by ply."""
+    if shows_everything(game) or not hides_anything(game):
+        return {turn.ply: turn.position for turn in turns}
+    return {turn.ply: _view(game, seat, turn.ply, state_of(game, turn.position), turn.position).position
+            for turn in turns}
+
+
+# -- records ---------------------------------------------------------------
+def record_data(session: Session, game: Game, seat: int | None) -> dict[str, Any]:
+    """The game record as JSON data: while the game is on, its start and
+    final position are ``seat``'s views; after the end, the full record."""
+    record = records.record_of(session, game)
+    data = record_format.to_json_data(record)
+    if shows_everything(game) or not hides_anything(game):
+        return data
+    if data.get("start"):
+        data["start"] = _viewed_text(game, seat, data["start"])
+    data["final_position"] = _viewed_text(game, seat, data["final_position"])
+    return data
+
+
+def record_json(session: Session, game: Game, seat: int | None) -> str:
+    import json
+
+    return json.dumps(record_data(session, game, seat), indent=2, ensure_ascii=False) + "\n"
+
+
+def record_text(session: Session, game: Game, seat: int | None) -> str:
+    """The game record as text: while the game is on, its ``Start`` tag is
+    ``seat``'s view of the dealt start; after the end, the full record."""
+    record = records.record_of(session, game)
+    text = record_format.write_text(record)
+    if shows_everything(game) or not hides_anything(game) or not record.start:
+        return text
+    full = record_format.to_json_data(record)["start"]
+    mine = _viewed_text(game, seat, full)
+    return text.replace(_start_tag(full), _start_tag(mine), 1)
+
+
+def _start_tag(position: str) -> str:
+    return f'[Start "{record_format._escape(position)}"]'
+
+
+def _viewed_text(game: Game, seat: int | None, position: str) -> str:
+    return _view(game, seat, None, state_of(game, position), position).position
