@@ -35,7 +35,8 @@ from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
 from pbem.models import INVITING, Game, Player
 from pbem.models_mail import DONE, IGNORED, InboxMessage
-from pbem.play import kind_of, seat_of, state_of
+from pbem.play import kind_of, seat_of
+from pbem.services import views
 from pbem.services.errors import ServiceError
 
 
@@ -110,6 +111,13 @@ def pick(ctx: Context, lines: list[str], in_game: bool, considered: list[str] | 
 NOT_A_TURN = (PbemError, MailError, ServiceError)
 
 
+def _sender_state(ctx: Context):
+    """The game's state as the sender may see it: a turn is read against
+    that, so a refusal quotes nothing the sender may not see."""
+    sight = views.at(ctx.session, ctx.game, ctx.seat)
+    return sight.state if sight is not None else None
+
+
 def _meant_as_turn(ctx: Context, text: str) -> bool:
     """The notation reads ``text`` as a turn: legal, or illegal or ambiguous
     here (so its error deserves the usual answer with the legal turns)."""
@@ -117,7 +125,7 @@ def _meant_as_turn(ctx: Context, text: str) -> bool:
     if game is None or game.position is None:
         return False
     try:
-        kind_of(game).notation.parse_turn(state_of(game), text)
+        kind_of(game).notation.parse_turn(_sender_state(ctx), text)
     except (IllegalTurnError, AmbiguousTurnError):
         return True
     except NOT_A_TURN:
@@ -135,7 +143,7 @@ def _turn_error(ctx: Context, text: str) -> str | None:
     if game.position is None:
         return "the game has not started"
     try:
-        kind_of(game).notation.parse_turn(state_of(game), text)
+        kind_of(game).notation.parse_turn(_sender_state(ctx), text)
     except NOT_A_TURN as error:
         return str(error) or error.__class__.__name__
     return None

@@ -3,7 +3,9 @@
 A player who prefers the digest gets no "your turn" mail per move (notify
 holds it back); instead, once a day after ``DIGEST_HOUR`` (UTC, config,
 default 7) one message lists every game waiting for them, with deadlines.
-Each player's digest is claimed with a conditional UPDATE on the day it was
+The digest (and the calendar feed, ``pbem.ical``, built on ``waiting``)
+names games, turn numbers and deadlines only, never a position: nothing in
+it needs ``pbem.services.views``.  Each player's digest is claimed with a conditional UPDATE on the day it was
 last sent, so two runs never send it twice."""
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sqlmodel import Session, select
 from pbem import links
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences
-from pbem.play import kind_of, seated_players, state_of, title_of
+from pbem.play import seated_players, title_of, to_move
 from pbem.services import outbox
 from pbem.services.time_control import parse_hours
 from pbem.services.errors import BadInput
@@ -78,8 +80,7 @@ def waiting(session: Session, player: Player) -> list[Game]:
                                                   Seat.player_id == player.id))
     mine = []
     for game, seat in games:
-        state = state_of(game)
-        if state is not None and kind_of(game).rules.to_move(state) == seat.number:
+        if to_move(game) == seat.number:  # whose turn it is: public, and no position is shown
             mine.append(game)
     far = datetime.max.replace(tzinfo=utcnow().tzinfo)
     return sorted(mine, key=lambda g: (g.deadline or far, g.id))
