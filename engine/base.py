@@ -262,17 +262,17 @@ class Game(ABC, Generic[S, T]):
         return sum(self.count_leaves(self.apply(state, t), depth - 1) for t in turns)
 
 
-def settle(game: Game[S, T], state: S,
-           decide: Callable[[ChanceEvent, int], tuple[str, ...]], first: int = 0,
+def settle(game: Game[S, T], state: S, decide: Callable[[ChanceEvent, int], Sequence[str]],
            ) -> tuple[S, list[tuple[ChanceEvent, tuple[str, ...]]]]:
-    """Resolve every chance event ``state`` waits for: ``decide(event,
-    index)`` gives each outcome (``index`` counts the game's chance events
-    from 0; ``first`` is the index of the first one settled here).  Returns
-    the settled state and the events with their outcomes, in order."""
+    """Resolve every chance event ``state`` waits for: ``decide(event, k)``
+    gives the outcome of the ``k``-th (from 0) event settled here (the
+    server: ``engine.chance.decide(seed, event, ply, k)``; a record replay:
+    the outcomes it wrote).  Returns the settled state and the events with
+    their outcomes, in order."""
     happened: list[tuple[ChanceEvent, tuple[str, ...]]] = []
     event = game.chance(state)
     while event is not None:
-        outcome = tuple(decide(event, first + len(happened)))
+        outcome = tuple(decide(event, len(happened)))
         if not event.allows(outcome):
             raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
         state = game.apply_chance(state, outcome)

@@ -21,9 +21,10 @@ Each purpose ("deal", "orders", ...) has its own stream, so one game's
 draws never depend on the order in which other draws were made.
 
 Chance during play (``engine.base.ChanceEvent``: a draw, a roll) is decided
-by ``decide``: the ``index``-th chance event of a game (counting from 0)
-with purpose ``P`` reads the stream of purpose ``"P #index"`` (for example
-``"draw #7"``).  A draw of ``count`` items from the ``n`` left takes item
+by ``decide``: the ``k``-th chance event (counting from 0) that follows turn
+``ply`` (0: the events before the first turn) with purpose ``P`` reads the
+stream of purpose ``"P #ply.k"`` (for example ``"draw #7.0"``: the first
+event after turn 7).  A draw of ``count`` items from the ``n`` left takes item
 ``below(n)`` of the remaining list (in the order the event lists them),
 removes it, and repeats; a roll of ``count`` dice of ``sides`` faces is
 ``1 + below(sides)`` for each die in turn.
@@ -117,10 +118,10 @@ class Stream:
         return result
 
 
-def decide(seed: str, event: Any, index: int) -> tuple[str, ...]:
-    """The outcome of a game's ``index``-th chance event (an
-    ``engine.base.ChanceEvent``) from its seed, as the module doc says."""
-    stream = Stream(seed, f"{event.purpose} #{index}")
+def decide(seed: str, event: Any, ply: int, k: int) -> tuple[str, ...]:
+    """The outcome of the ``k``-th chance event (an ``engine.base.ChanceEvent``)
+    after turn ``ply`` from the game's seed, as the module doc says."""
+    stream = Stream(seed, f"{event.purpose} #{ply}.{k}")
     if event.kind == "roll":
         return tuple(str(1 + stream.below(event.sides)) for _ in range(event.count))
     left = list(event.items)

@@ -31,7 +31,8 @@ from engine.errors import PbemError, RecordError
 from notation import ataxx_pgn, registry
 from notation.base import GameKind
 from notation.quote import quote
-from notation.replay import FORFEIT, OUT, BadTurn, Record, Replay, initial_state, outs, replay  # noqa: F401
+from notation.replay import (  # noqa: F401
+    FORFEIT, HIDDEN, OUT, BadTurn, Outcome, Record, Replay, initial_state, outs, replay)
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _ROUND = re.compile(r"^(\d+)\.\s*(.*)$")
@@ -39,6 +40,14 @@ _ROUND = re.compile(r"^(\d+)\.\s*(.*)$")
 _NEXT_ROUND = re.compile(r"(?<!\S)(\d+)\.(?:\s+|$)")
 _RESULT = re.compile(r"^(\*|=|[1-9](?:=[1-9])*)$")
 _KNOWN = ("Game", "Options", "Date", "EndDate", "Start", "Result")
+#: a chance outcome in the text: ``{draw kiwi}``, ``{attack 3 5 1}``
+_OUTCOME = re.compile(r"\{\s*([^{}\s]+)((?:\s+[^{}\s]+)*)\s*\}")
+_PURPOSE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+#: a turn followed by the chance outcomes that came after it
+_TURN_AND_OUTCOMES = re.compile(r"^(.*?)((?:\s*\{[^{}]*\})*)\s*$", re.S)
+
+#: ``viewer`` of the record writers: the whole record, every outcome shown
+EVERYONE = "everyone"
 
 
 def _options_text(options: dict[str, str]) -> str:
@@ -136,6 +145,14 @@ def verify_seed(record: Record) -> None:
     if dealt != written:
         raise RecordError(f"the seed does not deal the recorded start: it deals {quote(expected, 200)}, "
                           f"the record starts from {quote(record.start, 200)}")
+    for ply, happened in enumerate(replay(record).events):
+        for k, (event, values) in enumerate(happened):
+            decided = chance.decide(seed, event, ply, k)
+            if decided != values:
+                where = "before the first turn" if ply == 0 else f"after turn {ply}"
+                raise RecordError(
+                    f"the seed does not give the recorded outcome {{{event.purpose} {' '.join(values)}}} {where} "
+                    f"(chance event {k + 1} there): it gives {{{event.purpose} {' '.join(decided)}}}")
 
 
 def _check_out(record: Record, played: Replay, out: dict[int, int]) -> Replay:
@@ -166,21 +183,67 @@ def _check_out(record: Record, played: Replay, out: dict[int, int]) -> Replay:
     return played
 
 
+# -- what a reader sees -----------------------------------------------------
+def _seen(record: Record, played: Replay, viewer: int | None | str) -> tuple[Any, Any, list[list[Outcome]]]:
+    """The start and final states and the outcomes after each turn as
+    ``viewer`` sees them: ``EVERYONE`` the whole record; a 0-based player,
+    or None for a spectator, the game's ``view`` of the positions and ``?``
+    for the outcomes they did not see (``ChanceEvent.seen_by``)."""
+    rules = record.kind.rules
+    outcomes = [[Outcome(event.purpose, values if viewer == EVERYONE or event.visible_to(viewer)  # type: ignore[arg-type]
+                         else (HIDDEN,) * len(values)) for event, values in happened]
+                for happened in played.events]
+    if viewer == EVERYONE:
+        return played.origin, played.final, outcomes
+    return rules.view(played.origin, viewer), rules.view(played.final, viewer), outcomes
+
+
+def _outcomes_text(outcomes: list[Outcome]) -> str:
+    return " ".join(f"{{{o.purpose} {' '.join(o.values)}}}" for o in outcomes)
+
+
+def _with_outcomes(text: str, outcomes: list[Outcome]) -> str:
+    return f"{text} {_outcomes_text(outcomes)}" if outcomes else text
+
+
+def _read_outcomes(text: str, line_number: int) -> list[Outcome]:
+    """The ``{purpose value ...}`` groups of ``text`` (nothing else)."""
+    found: list[Outcome] = []
+    rest = _OUTCOME.sub(lambda m: found.append(Outcome(m[1], tuple(m[2].split()))) or "", text)
+    if rest.strip():
+        raise RecordError(f"line {line_number}: chance outcomes are written {{purpose value ...}}, such as "
+                          f"{{draw kiwi}} or {{attack 3 5}}; not {quote(text.strip())}")
+    for outcome in found:
+        if not _PURPOSE.match(outcome.purpose) or not outcome.values:
+            raise RecordError(f"line {line_number}: a chance outcome names its purpose (a lowercase word) and what "
+                              f"it gave, such as {{draw kiwi}}; not {quote(_outcomes_text([outcome]))}")
+    return found
+
+
+def _trim(chance_lists: list[list[Outcome]]) -> list[list[Outcome]]:
+    while chance_lists and not chance_lists[-1]:
+        chance_lists.pop()
+    return chance_lists
+
+
 # -- text -------------------------------------------------------------------
-def _rounds(record: Record, played: Replay) -> list[list[str]]:
+def _rounds(record: Record, played: Replay, outcomes: list[list[Outcome]]) -> list[list[str]]:
     rounds: list[list[str]] = []
     last = None
-    for text, mover in zip(played.texts, played.movers):
+    for number, (text, mover) in enumerate(zip(played.texts, played.movers), start=1):
         if not rounds or (last is not None and mover <= last):
             rounds.append([])
-        rounds[-1].append(text)
+        rounds[-1].append(_with_outcomes(text, outcomes[number] if number < len(outcomes) else []))
         last = mover
     return rounds
 
 
-def write_text(record: Record) -> str:
-    """The record as text, its turns in canonical notation."""
+def write_text(record: Record, viewer: int | None | str = EVERYONE) -> str:
+    """The record as text, its turns in canonical notation; as ``viewer``
+    (a 0-based player, None for a spectator) sees it while the game goes on,
+    or in full (``EVERYONE``)."""
     played = replay(record)
+    start, _final, outcomes = _seen(record, played, viewer)
     lines = [f'[Game "{_escape(record.game)}"]']
     options = record.kind.rules.normalize_options(record.options)
     lines.append(f'[Options "{_escape(_options_text(options))}"]')
@@ -191,13 +254,14 @@ def write_text(record: Record) -> str:
     if record.end_date:
         lines.append(f'[EndDate "{_escape(record.end_date)}"]')
     if record.start:
-        start = record.kind.notation.format_position(played.states[0])
-        lines.append(f'[Start "{_escape(start)}"]')
+        lines.append(f'[Start "{_escape(record.kind.notation.format_position(start))}"]')
     for name, value in record.tags.items():
         lines.append(f'[{name} "{_escape(value)}"]')
     lines.append(f'[Result "{_escape(record.result)}"]')
     lines.append("")
-    for number, turns in enumerate(_rounds(record, played), start=1):
+    if outcomes and outcomes[0]:
+        lines.append(f"0. {_outcomes_text(outcomes[0])}")
+    for number, turns in enumerate(_rounds(record, played, outcomes), start=1):
         lines.append(f"{number}. " + " | ".join(turns))
     lines.append(record.result)
     return "\n".join(lines) + "\n"
@@ -210,6 +274,7 @@ def read_text(text: str) -> Record:
     tags: dict[str, str] = {}
     turns: list[str] = []
     rounds: list[int | None] = []
+    chance_lists: list[list[Outcome]] = [[]]
     result_token = None
     expected_round = 1
     for line_number, raw in enumerate(text.splitlines(), start=1):
@@ -227,6 +292,9 @@ def read_text(text: str) -> Record:
         if result_token is not None:
             raise RecordError(f"line {line_number}: nothing may follow the result token {result_token!r}")
         match = _ROUND.match(line)
+        if match and match[1] == "0" and not turns and not chance_lists[0]:
+            chance_lists[0] = _read_outcomes(match[2], line_number)  # "0. {draw ...}": before the first turn
+            continue
         if match:
             # "1. a | b 2. c | d": further rounds may follow on the same line
             pieces = [match[1], *_NEXT_ROUND.split(match[2])]
@@ -237,7 +305,13 @@ def read_text(text: str) -> Record:
                 items = [t.strip() for t in body.split("|")]
                 if any(not t for t in items):
                     raise RecordError(f"line {line_number}: an empty turn between '|' separators")
-                turns.extend(items)
+                for item in items:
+                    split = _TURN_AND_OUTCOMES.match(item)
+                    if split is None or not split[1].strip():
+                        raise RecordError(f"line {line_number}: a chance outcome {quote(item)} comes after a turn, "
+                                          "such as 'play ant {draw kiwi}'")
+                    turns.append(split[1].strip())
+                    chance_lists.append(_read_outcomes(split[2], line_number))
                 rounds.extend([expected_round] * len(items))
                 expected_round += 1
             continue
@@ -250,6 +324,7 @@ def read_text(text: str) -> Record:
         )
     record = _from_tags(tags, turns, result_token)
     record.rounds = rounds
+    record.chance = _trim(chance_lists)
     return record
 
 
@@ -301,31 +376,60 @@ def _check_result_players(result: str, players: int) -> None:
 
 
 # -- JSON -------------------------------------------------------------------
-def to_json_data(record: Record) -> dict[str, Any]:
+def _outcomes_data(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    return [{"purpose": o.purpose, "values": list(o.values)} for o in outcomes]
+
+
+def to_json_data(record: Record, viewer: int | None | str = EVERYONE) -> dict[str, Any]:
+    """The record as JSON data; ``viewer`` as for ``write_text``."""
     played = replay(record)
+    start, final, outcomes = _seen(record, played, viewer)
     rounds = []
     round_number, last = 1, None
-    for text, mover in zip(played.texts, played.movers):
+    for number, (text, mover) in enumerate(zip(played.texts, played.movers), start=1):
         if last is not None and mover <= last:
             round_number += 1
-        rounds.append({"round": round_number, "player": mover + 1, "turn": text})
+        item: dict[str, Any] = {"round": round_number, "player": mover + 1, "turn": text}
+        if number < len(outcomes) and outcomes[number]:
+            item["chance"] = _outcomes_data(outcomes[number])
+        rounds.append(item)
         last = mover
-    return {
+    data = {
         "game": record.game,
         "options": record.kind.rules.normalize_options(record.options),
         "players": list(record.players),
         "date": record.date,
         "end_date": record.end_date,
-        "start": record.kind.notation.format_position(played.states[0]) if record.start else None,
+        "start": record.kind.notation.format_position(start) if record.start else None,
         "tags": dict(record.tags),
         "result": record.result,
         "turns": rounds,
-        "final_position": record.kind.notation.format_position(played.final),
+        "final_position": record.kind.notation.format_position(final),
     }
+    if outcomes and outcomes[0]:
+        data["start_chance"] = _outcomes_data(outcomes[0])
+    return data
 
 
-def write_json(record: Record) -> str:
-    return json.dumps(to_json_data(record), indent=2, ensure_ascii=False) + "\n"
+def _outcomes_from(data: Any, where: str) -> list[Outcome]:
+    if data is None:
+        return []
+    try:
+        found = [Outcome(str(o["purpose"]), tuple(str(v) for v in o["values"])) for o in data]
+    except (KeyError, TypeError, AttributeError):
+        raise RecordError(f"the chance outcomes {where} are a list of objects such as "
+                          '{"purpose": "draw", "values": ["kiwi"]}') from None
+    for outcome in found:
+        if not _PURPOSE.match(outcome.purpose) or not outcome.values \
+                or any(not v or re.search(r"[\s{}|]", v) for v in outcome.values):
+            raise RecordError(f"the chance outcome {quote(_outcomes_text([outcome]))} {where} names its purpose "
+                              "(a lowercase word) and what it gave, such as {draw kiwi}")
+    return found
+
+
+def write_json(record: Record, viewer: int | None | str = EVERYONE) -> str:
+    """The record as JSON text; ``viewer`` as for ``write_text``."""
+    return json.dumps(to_json_data(record, viewer), indent=2, ensure_ascii=False) + "\n"
 
 
 def read_json(text: str) -> Record:
@@ -347,6 +451,10 @@ def read_json(text: str) -> Record:
         options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     except (KeyError, TypeError, AttributeError):
         raise RecordError("turns must be a list of strings or of objects with a 'turn' string") from None
+    chance_lists = [_outcomes_from(data.get("start_chance"), "before the first turn")]
+    for number, item in enumerate(data.get("turns", []), start=1):
+        chance_lists.append(_outcomes_from(item.get("chance") if isinstance(item, dict) else None,
+                                           f"after turn {number}"))
     for number, written in enumerate(rounds, start=1):
         if written is not None and (type(written) is not int or written < 1):
             raise RecordError(f"the round of turn {number} is a whole number from 1, such as 1; not {quote(written)}")
@@ -372,6 +480,7 @@ def read_json(text: str) -> Record:
         result=result,
         tags=tags,
         rounds=rounds,
+        chance=_trim(chance_lists),
     )
 
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.base import ChanceEvent, settle
 from engine.errors import PbemError, RecordError
 from notation import registry
 from notation.base import GameKind
@@ -25,6 +26,25 @@ FORFEIT = "--"
 #: separated by spaces.  Their later turns are ``--``.
 OUT = "Out"
 _OUT_ITEM = re.compile(r"^([1-9][0-9]*)@([0-9]+)$")
+
+
+#: an outcome a record's reader may not see (a card drawn into another
+#: player's hand): written ``?`` in the player's view of a record
+HIDDEN = "?"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one chance event gave, as a record writes it: the event's
+    ``purpose`` and the ``values`` drawn or rolled, in order (``?`` where
+    the record's reader may not see them)."""
+
+    purpose: str
+    values: tuple[str, ...]
+
+    @property
+    def hidden(self) -> bool:
+        return HIDDEN in self.values
 
 
 @dataclass
@@ -43,6 +63,14 @@ class Record:
     #: the round number each turn was written under, as read from a text or
     #: JSON record (None where it gave none); replaying checks them
     rounds: list[int | None] = field(default_factory=list)
+    #: chance outcomes as they happened: ``chance[0]`` those before the
+    #: first turn, ``chance[n]`` those right after turn ``n``; shorter lists
+    #: mean no outcomes after the later turns
+    chance: list[list[Outcome]] = field(default_factory=list)
+
+    def outcomes_after(self, ply: int) -> list[Outcome]:
+        """The outcomes written after turn ``ply`` (0: before the first)."""
+        return self.chance[ply] if ply < len(self.chance) else []
 
     @property
     def kind(self) -> GameKind:
@@ -57,6 +85,11 @@ class Replay:
     turns: list[Any]  # the turn values
     texts: list[str]  # canonical texts
     movers: list[int]  # 0-based player who played each turn
+    #: the chance events and outcomes, indexed like ``Record.chance``
+    events: list[list[tuple[ChanceEvent, tuple[str, ...]]]] = field(default_factory=list)
+    #: the position the record starts from, before the chance events that
+    #: come before the first turn (``states[0]`` is after them)
+    origin: Any = None
 
     @property
     def final(self) -> Any:
@@ -122,7 +155,9 @@ def replay(record: Record) -> Replay:
             f"the record names {len(record.players)} players but its start position has "
             f"{kind.rules.players(state)}"
         )
-    result = Replay([state], [], [], [])
+    origin = state
+    state, happened = _settle(record, state, 0, None)
+    result = Replay([state], [], [], [], [happened], origin)
     out = outs(record)
     round_number, last = 1, None
     for number, text in enumerate(record.turns, start=1):
@@ -148,12 +183,66 @@ def replay(record: Record) -> Replay:
                 state = kind.rules.apply(state, turn)
         except PbemError as error:
             raise BadTurn(number, round_number, mover, text, str(error)) from None
+        state, happened = _settle(record, state, number, (number, round_number, mover, text))
+        result.events.append(happened)
         result.states.append(state)
         result.turns.append(turn)
         result.texts.append(canonical)
         result.movers.append(mover)
         last = mover
     return result
+
+
+def _settle(record: Record, state: Any, ply: int, turn: tuple[int, int, int | None, str] | None,
+            ) -> tuple[Any, list[tuple[ChanceEvent, tuple[str, ...]]]]:
+    """The state after the chance events that follow turn ``ply`` (0: the
+    start), their outcomes read from the record, which must give each one
+    exactly, and no more."""
+    written = record.outcomes_after(ply)
+    where = "before the first turn" if turn is None else "after it"
+
+    def fail(reason: str) -> RecordError:
+        if turn is None:
+            return RecordError(f"the chance outcomes before the first turn: {reason}")
+        return BadTurn(*turn, reason)
+
+    def outcome(event: ChanceEvent, k: int) -> tuple[str, ...]:
+        if k >= len(written):
+            count = "one" if event.count == 1 else str(event.count)
+            raise fail(f"the game {'draws' if event.kind == 'draw' else 'rolls'} here ({event.purpose}, {count}), "
+                       f"but the record gives no outcome {where}; write it as {{{event.purpose} ...}}")
+        given = written[k]
+        if given.hidden:
+            raise fail(f"the record hides the outcome {{{given.purpose} {' '.join(given.values)}}}: it is a "
+                       "player's view of a game still going on, which cannot be replayed; the full record is "
+                       "given once the game is over")
+        if given.purpose != event.purpose:
+            raise fail(f"the record gives {{{given.purpose} ...}} where the game's next chance event is "
+                       f"{{{event.purpose} ...}}")
+        if not event.allows(given.values):
+            raise fail(f"{{{given.purpose} {' '.join(given.values)}}} is not a possible outcome: "
+                       + _possible(event))
+        return given.values
+
+    try:
+        state, happened = settle(record.kind.rules, state, outcome)
+    except RecordError:
+        raise
+    except PbemError as error:
+        raise fail(str(error)) from None
+    if len(happened) < len(written):
+        extra = written[len(happened)]
+        raise fail(f"the record gives {{{extra.purpose} {' '.join(extra.values)}}} {where}, "
+                   "but the game waits for no chance event there")
+    return state, happened
+
+
+def _possible(event: ChanceEvent) -> str:
+    if event.kind == "roll":
+        return f"{event.count} {'die' if event.count == 1 else 'dice'} of {event.sides} faces, each 1 to {event.sides}"
+    left = sorted(set(event.items))
+    shown = ", ".join(left[:12]) + (f" ... ({len(left)} kinds)" if len(left) > 12 else "")
+    return f"{event.count} drawn from what is left: {shown}"
 
 
 def _forfeit(kind: GameKind, state: Any) -> Any:

@@ -99,6 +99,9 @@ class Game(SQLModel, table=True):
     # game is over (pbem.present, pbem.records)
     seed: Optional[str] = Field(default=None, max_length=64)
     seed_hash: Optional[str] = Field(default=None, max_length=64)
+    # the chance events settled before the first turn, as ``pbem.play.events_data``
+    # writes them (None: there were none)
+    start_chance: Optional[list[dict[str, Any]]] = Field(default=None, sa_column=Column(JSON))
 
 
 class Seat(SQLModel, table=True):
@@ -132,6 +135,9 @@ class Turn(SQLModel, table=True):
     position: str = Field(sa_column=Column(Text, nullable=False))  # after the turn
     source: str = Field(max_length=8)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+    # the chance events settled right after this turn (a draw, a roll), as
+    # ``pbem.play.events_data`` writes them; None: there were none
+    chance: Optional[list[dict[str, Any]]] = Field(default=None, sa_column=Column(JSON))
 
 
 class ApiToken(SQLModel, table=True):

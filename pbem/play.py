@@ -7,6 +7,8 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from engine import chance
+from engine.base import ChanceEvent, settle
 from engine.errors import shown
 from notation import registry
 from notation.base import GameKind
@@ -42,6 +44,30 @@ def start_state(game: Game, players: int, seed: str | None = None) -> Any:
             raise ValueError(f"game {game.id} uses chance but has no seed yet")
         return kind.rules.seeded_state(players, game.options, seed)
     return kind.rules.initial_state(players, game.options)
+
+
+def settled(game: Game, state: Any, ply: int, seed: str | None = None) -> tuple[Any, list[dict[str, Any]] | None]:
+    """``state`` after the chance events it waits for (a draw, a roll) once
+    ``ply`` turns are played (0: before the first), each decided from the
+    game's seed (or ``seed``) by ``engine.chance.decide``; and the events as
+    stored (``events_data``; None when there were none).  A game that waits
+    for no chance comes back unchanged."""
+    rules = kind_of(game).rules
+    if rules.chance(state) is None:
+        return state, None
+    seed = seed or game.seed
+    if not seed:
+        raise ValueError(f"game {game.id} waits for chance but has no seed")
+    state, happened = settle(rules, state, lambda event, k: chance.decide(seed, event, ply, k))
+    return state, events_data(happened)
+
+
+def events_data(happened: list[tuple[ChanceEvent, tuple[str, ...]]]) -> list[dict[str, Any]]:
+    """Chance events and their outcomes as stored (``Game.start_chance``,
+    ``Turn.chance``): purpose, kind, values, and who saw them (None: everyone)."""
+    return [{"purpose": event.purpose, "kind": event.kind, "values": list(values),
+             "seen_by": list(event.seen_by) if event.seen_by is not None else None}
+            for event, values in happened]
 
 
 def is_solitaire(session: Session, game: Game) -> bool:

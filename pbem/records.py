@@ -4,6 +4,8 @@ text or JSON.  The record replays the stored canonical turns, so it passes
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session
 
 from engine import chance
@@ -16,7 +18,8 @@ from pbem.services.sweep import record_turns
 def record_of(session: Session, game: Game) -> records.Record:
     seated = seated_players(session, game)
     players = [player.display_name for _, player in seated]
-    turns, clock_tags = record_turns(turns_of(session, game), kind_of(game).notation.player_label)
+    stored = turns_of(session, game)
+    turns, clock_tags = record_turns(stored, kind_of(game).notation.player_label)
     out = sorted((seat.out_after, seat.number) for seat, _ in seated if seat.out_after is not None)
     if out:  # players put out on time: [Out "2@7"], player 2 out after turn 7
         clock_tags[records.OUT] = " ".join(f"{number + 1}@{after}" for after, number in out)
@@ -30,6 +33,8 @@ def record_of(session: Session, game: Game) -> records.Record:
         result=game.result or "*",
         tags={"Site": f"pbem game {game.id}", **clock_tags},
     )
+    if game.start_chance or any(turn.chance for turn in stored):  # chance during play: what it gave, turn by turn
+        record.chance = [outcomes(game.start_chance)] + [outcomes(turn.chance) for turn in stored]
     if game.termination and game.status != "active":
         record.tags["Termination"] = game.termination
     if game.seed_hash:  # chance: the dealt start and the hash; the seed once over
@@ -39,6 +44,11 @@ def record_of(session: Session, game: Game) -> records.Record:
         if game.status not in OPEN_STATUSES:
             record.tags[records.SEED] = game.seed
     return record
+
+
+def outcomes(events: list[dict[str, Any]] | None) -> list[records.Outcome]:
+    """Stored chance events (``pbem.play.events_data``) as a record's outcomes."""
+    return [records.Outcome(event["purpose"], tuple(event["values"])) for event in events or ()]
 
 
 def text(session: Session, game: Game) -> str:

@@ -144,6 +144,9 @@ class HandsNotation(Notation[HandsState, str]):
         cleaned = re.sub(r"^\s*play\s+", "", str(text).strip().lower()).strip()
         if cleaned not in VALUE:
             raise MalformedTurnError(f"cannot read {str(text)[:40]!r}: a Hands turn names a card, such as 'play ant'")
+        hand = state.hands[state.mover]
+        if cleaned not in hand:
+            raise IllegalTurnError(f"you hold no {cleaned}; your cards are {', '.join(hand)}")
         return cleaned
 
     def format_turn(self, state: HandsState, turn: str) -> str:

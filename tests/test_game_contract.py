@@ -14,7 +14,13 @@
   diagram or record before the end;
 - a chance game's record replays without the seed, verifies against the
   revealed seed, and a wrong seed is detected; a game without chance
-  ignores the seed.
+  ignores the seed; chance during play (a draw, a roll: ``Game.chance``) is
+  settled from the seed after every turn, and a player's view of the record
+  hides the outcomes they did not see.
+
+Besides the registry's games, the suite holds the test-only games to the
+contract (``TEST_GAMES``): Hands has hidden hands and draws during play,
+which no hosted game has yet.
 
 Game-specific rules (rulings, perft, comparisons with other programs, a
 game's own invariants) stay in the per-game test files.
@@ -35,13 +41,28 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.base import Game
+import hands_game
+import tally_game
+from engine import chance
+from engine.base import Game, settle
 from engine.errors import IllegalTurnError, PbemError, PositionError, RecordError, TurnError
 from notation import record as records
 from notation import registry
 from notation.base import GameKind
 
-GAMES = registry.all_names()
+#: games that exist only in the tests, held to the contract as well
+TEST_GAMES = {"hands": hands_game.KIND, "tally": tally_game.KIND}
+GAMES = registry.all_names() + sorted(TEST_GAMES)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _test_games_registered():
+    """The test games are found by name (records look games up) in this module."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, kind in TEST_GAMES.items():
+            patch.setitem(registry._NOT_OFFERED, name, f"{name}_game:KIND")
+            patch.setitem(registry._loaded, name, kind)
+        yield
 
 #: what a game needs beyond its interface to be played at random: a bound on
 #: the plies of a random game, and the game's explicit ending (a turn text)
@@ -64,7 +85,20 @@ def seed_for(*parts: object) -> str:
 
 
 def kind_of(name: str) -> GameKind:
-    return registry.get_any(name)
+    return TEST_GAMES[name] if name in TEST_GAMES else registry.get_any(name)
+
+
+def settled(rules: Game, state: Any, seed: str, ply: int) -> tuple[Any, list[records.Outcome]]:
+    """``state`` after the chance events that follow turn ``ply``, decided
+    from ``seed`` as the server decides them; and their outcomes."""
+    state, happened = settle(rules, state, lambda event, k: chance.decide(seed, event, ply, k))
+    return state, [records.Outcome(event.purpose, values) for event, values in happened]
+
+
+def dealt(rules: Game, players: int, options: dict[str, str], seed: str) -> Any:
+    """The position before the first turn: dealt from the seed, then the
+    chance events before the first turn settled."""
+    return settled(rules, rules.seeded_state(players, options, seed), seed, 0)[0]
 
 
 def some_turns(rules: Game, state: Any, limit: int = TURNS_LOOKED_AT) -> list[Any]:
@@ -86,6 +120,8 @@ class Played:
     seed: str
     states: list[Any] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    #: the chance outcomes before the first turn, then after each turn
+    outcomes: list[list[records.Outcome]] = field(default_factory=list)
 
     @property
     def final(self) -> Any:
@@ -135,8 +171,9 @@ def play(name: str, players: int, options: dict[str, str], index: int) -> Played
     bound, ending = profile.get("bound", DEFAULT_BOUND), profile.get("ending")
     rng = random.Random(seed_for(name, players, sorted(options.items()), index))
     game = Played(players, options, seed_for("seed", name, players, sorted(options.items()), index))
-    state = rules.seeded_state(players, options, game.seed)
+    state, happened = settled(rules, rules.seeded_state(players, options, game.seed), game.seed, 0)
     game.states.append(state)
+    game.outcomes.append(happened)
     while not rules.is_over(state):
         check_consistent(rules, state, players)
         if len(game.texts) < bound:
@@ -146,9 +183,10 @@ def play(name: str, players: int, options: dict[str, str], index: int) -> Played
             text = ending
         turn = notation.parse_turn(state, text)
         assert notation.format_turn(state, turn) == text
-        state = rules.apply(state, turn)
+        state, happened = settled(rules, rules.apply(state, turn), game.seed, len(game.texts) + 1)
         game.states.append(state)
         game.texts.append(text)
+        game.outcomes.append(happened)
         assert len(game.texts) <= bound + 1, f"{name}: the ending {ending!r} did not end the game"
     check_consistent(rules, state, players)
     return game
@@ -177,6 +215,8 @@ def positions(name: str) -> tuple[tuple[Any, dict[str, str]], ...]:
 def test_the_contract_covers_every_game_offered_or_not():
     assert set(registry.names()) <= set(GAMES) and "greenhouse" in GAMES  # offered or not
     assert all(registry.get_any(name).name == name for name in GAMES)
+    assert any(kind_of(name).rules.chance is not Game.chance for name in GAMES)  # chance during play
+    assert any(type(kind_of(name).rules).view is not Game.view for name in GAMES)  # hidden information
 
 
 # -- parsers on any text ---------------------------------------------------------
@@ -344,6 +384,7 @@ def record_of(name: str, game: Played, turns: int | None = None) -> records.Reco
     else:
         record = records.Record(name, players, options=dict(game.options), date="2026.11.23")
     record.turns = list(game.texts[:turns])
+    record.chance = [list(o) for o in game.outcomes[:len(record.turns) + 1]]
     record.result = records.result_tag(kind, game.states[len(record.turns)])
     return record
 
@@ -394,6 +435,17 @@ def test_views_leak_nothing(name):
             for text in (records.write_text(unfinished), records.write_json(unfinished)):
                 assert secret not in text, "the seed shows in the record before the end"
                 assert records.chance.commitment(secret) in text and records.chance.ALGORITHM in text
+            # a player's record shows the outcomes they saw, '?' for the others, and their view of the positions
+            events = [e for happened in records.replay(unfinished).events for e, _ in happened]
+            for player in [*range(game.players), None]:
+                for text in (records.write_text(unfinished, player), records.write_json(unfinished, player)):
+                    seen = records.read(text)
+                    hidden = [o.hidden for outcomes in seen.chance for o in outcomes]
+                    assert hidden == [not e.visible_to(player) for e in events][:len(hidden)]
+                    assert len(hidden) == len(events) or not any(hidden[len(hidden):])
+                final = rules.view(game.states[len(game.texts) - 1], player)
+                data = json.loads(records.write_json(unfinished, player))
+                assert data["final_position"] == notation.format_position(final)
 
 
 CHANCE_GAMES = [name for name in GAMES if kind_of(name).rules.uses_chance]
@@ -411,9 +463,9 @@ def test_a_game_without_chance_ignores_the_seed(name):
 def test_the_seed_alone_decides_the_deal(name):
     rules = kind_of(name).rules
     for players, options in setups(rules):
-        assert rules.seeded_state(players, options, seed_for(1)) == rules.seeded_state(players, options, seed_for(1))
-        dealt = {rules.seeded_state(players, options, seed_for(n)) for n in range(3)}
-        assert len(dealt) > 1, f"{name} {options}: three seeds dealt the same game"
+        assert dealt(rules, players, options, seed_for(1)) == dealt(rules, players, options, seed_for(1))
+        deals = {dealt(rules, players, options, seed_for(n)) for n in range(3)}
+        assert len(deals) > 1, f"{name} {options}: three seeds dealt the same game"
 
 
 @pytest.mark.parametrize("name", CHANCE_GAMES)
@@ -431,5 +483,5 @@ def test_a_chance_record_replays_without_the_seed_and_verifies_against_it(name):
         with pytest.raises(RecordError, match="does not match its hash"):
             records.check(records.read(records.write_text(record)))
         record.tags[records.SEED_HASH] = records.chance.commitment(other)
-        with pytest.raises(RecordError, match="does not deal the recorded start"):
+        with pytest.raises(RecordError, match="does not deal the recorded start|does not give the recorded outcome"):
             records.check(records.read(records.write_text(record)))

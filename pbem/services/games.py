@@ -32,7 +32,7 @@ from pbem.models import (
     Seat,
     utcnow,
 )
-from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, start_state
+from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, start_state
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
@@ -192,10 +192,10 @@ def _start(session: Session, game: Game, headline: str = "Everyone has accepted:
             session.add(seat)
         session.flush()
     seed = NEW_SEED() if kind.rules.uses_chance else None  # gamestate.start stores it
-    state = start_state(game, len(seats), seed)
+    state, happened = settled(game, start_state(game, len(seats), seed), 0, seed)
     now = utcnow()
     if not gamestate.start(session, game, kind.notation.format_position(state), now,
-                           start_values(session, game, state, now), seed=seed):
+                           start_values(session, game, state, now), seed=seed, start_chance=happened):
         raise _moved(session, game)
     notify.position(session, game, headline)
 

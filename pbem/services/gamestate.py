@@ -105,13 +105,14 @@ def finish(session: Session, game: Game, winners: Iterable[int] | None, terminat
 
 
 def start(session: Session, game: Game, position: str, now: datetime, clock: dict[str, Any],
-          seed: str | None = None) -> bool:
+          seed: str | None = None, start_chance: list[dict[str, Any]] | None = None) -> bool:
     """Start an invited game at ``position`` with no turns played and the
     clock columns ``clock``; a game that uses chance keeps the ``seed`` that
-    dealt ``position`` (secret until the game ends) and its SHA-256
-    commitment (shown from the start).  False when it is no longer inviting."""
+    dealt ``position`` (secret until the game ends), its SHA-256
+    commitment (shown from the start) and the chance events settled before
+    the first turn (``start_chance``).  False when it is no longer inviting."""
     if seed is not None:
-        clock = {**clock, "seed": seed, "seed_hash": chance.commitment(seed)}
+        clock = {**clock, "seed": seed, "seed_hash": chance.commitment(seed), "start_chance": start_chance}
     return claim(session, game, game.ply, INVITING, status=ACTIVE, position=position, ply=0, started_at=now,
                  **clock)
 

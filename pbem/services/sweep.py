@@ -33,7 +33,7 @@ from notation.record import FORFEIT  # the stored and recorded text of a forfeit
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
 from pbem.models_clock import ReminderSent, Timeout
-from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, state_of
+from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, state_of
 from pbem.services import gamestate, notify
 from pbem.services.errors import Conflict, GameNotActive
 from pbem.services.time_control import (
@@ -191,10 +191,10 @@ def timeout(session: Session, game: Game, seat: Seat, now: datetime) -> str | No
     if policy == "forfeit":
         state = state_of(game)
         try:
-            after = kind.rules.forfeit_turn(state)
+            after, happened = settled(game, kind.rules.forfeit_turn(state), game.ply + 1)
         except NotImplementedError:
             return _wait(session, game, seat, who, now, fallback=True)
-        return _forfeit(session, game, seat, player, who, state, after, now)
+        return _forfeit(session, game, seat, player, who, state, after, now, happened)
     if policy == "out":
         return _out(session, game, seat, who, now)
     return _wait(session, game, seat, who, now)
@@ -228,7 +228,7 @@ def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fal
     return "timeout"
 
 
-def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
+def _forfeit(session, game, seat, player, who, state, after, now, happened=None) -> str | None:
     kind = kind_of(game)
     ply = game.ply
     if not kind.rules.is_over(after):
@@ -238,17 +238,19 @@ def _forfeit(session, game, seat, player, who, state, after, now) -> str | None:
     if not _claim(session, game, **values):
         return None
     _record(session, game, seat, "forfeit", "forfeited", now, ply=ply)
-    session.add(clock_turn(game, ply + 1, seat, kind.notation.format_position(after), now, TIMED_OUT_TEXT))
+    session.add(clock_turn(game, ply + 1, seat, kind.notation.format_position(after), now, TIMED_OUT_TEXT, happened))
     session.add_all(skipped)
     notify.position(session, game, f"{who} ran out of time: turn {ply + 1} was forfeited.")
     return "timeout"
 
 
-def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, text: str) -> Turn:
+def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, text: str,
+               happened: list[dict[str, Any]] | None = None) -> Turn:
     """A turn the server played for a player through the game's
-    ``forfeit_turn``: stored with source ``clock`` and the record's ``--``."""
+    ``forfeit_turn``: stored with source ``clock`` and the record's ``--``,
+    with the chance events that followed it (``happened``)."""
     return Turn(game_id=game.id, ply=ply, seat=seat.number, player_id=seat.player_id, text=text,
-                canonical=FORFEIT, position=position, source=CLOCK_SOURCE, created_at=now)
+                canonical=FORFEIT, position=position, source=CLOCK_SOURCE, created_at=now, chance=happened)
 
 
 def out_seats(session: Session, game: Game) -> dict[int, int]:
@@ -284,9 +286,10 @@ def values_after(session: Session, game: Game, state: Any, ply: int, now: dateti
             mover = rules.to_move(state)
             if len(left) < 2 or mover not in out:
                 break
-            state = rules.forfeit_turn(state)
             ply += 1
-            skipped.append(clock_turn(game, ply, seats[mover], kind.notation.format_position(state), now, OUT_TEXT))
+            state, happened = settled(game, rules.forfeit_turn(state), ply)
+            skipped.append(clock_turn(game, ply, seats[mover], kind.notation.format_position(state), now, OUT_TEXT,
+                                      happened))
     values = gamestate.advance_values(kind.notation.format_position(state), ply, turn_values(session, game, state, now))
     winners = winners_without(rules, state, out) if out else None
     if winners is None and not rules.is_over(state):

@@ -21,7 +21,7 @@ from sqlmodel import Session
 from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
-from pbem.play import game_for_player, kind_of, state_of
+from pbem.play import game_for_player, kind_of, settled, state_of
 from pbem.services import gamestate, notify, sweep, time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
@@ -133,8 +133,10 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     check_seen(game, seen)
     played = _play(game, seat.number, text)
     now = utcnow()
+    # chance decides what the turn left open (a draw, a roll), from the seed
+    state, happened = settled(game, played.state, seen + 1)
     # the turns of players out on time that come next are forfeited at once
-    values, skipped = sweep.values_after(session, game, played.state, seen + 1, now)
+    values, skipped = sweep.values_after(session, game, state, seen + 1, now)
     started = game.turn_started_at  # the turn that ends now began then
     if not gamestate.advance(session, game, seen, values):
         session.rollback()
@@ -147,9 +149,10 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         player_id=player.id,
         text=text,
         canonical=played.canonical,
-        position=played.position,
+        position=played.position if happened is None else kind_of(game).notation.format_position(state),
         source=source,
         created_at=now,
+        chance=happened,
     )
     session.add(turn)
     session.add_all(skipped)
