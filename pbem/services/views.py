@@ -31,7 +31,7 @@ from engine.base import Game as Rules
 from notation import record as record_format
 from pbem import diagrams, records
 from pbem.models import OPEN_STATUSES, Game, Player, Turn
-from pbem.play import kind_of, seat_of, seats_of, start_state, state_of
+from pbem.play import kind_of, seat_of, seats_of, settled, start_state, state_of
 
 
 def shows_everything(game: Game) -> bool:
@@ -105,8 +105,9 @@ def _stored_at(session: Session, game: Game, ply: int) -> str | None:
         return None
     if ply == game.ply:
         return game.position
-    if ply == 0:
-        return kind_of(game).notation.format_position(start_state(game, len(seats_of(session, game))))
+    if ply == 0:  # the dealt start, after the chance events settled before the first turn
+        start, _happened = settled(game, start_state(game, len(seats_of(session, game))), 0)
+        return kind_of(game).notation.format_position(start)
     turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
     return turn.position if turn is not None else None
 
@@ -164,40 +165,25 @@ def turn_positions(session: Session, game: Game, seat: int | None, turns: list[T
 
 
 # -- records ---------------------------------------------------------------
-def record_data(session: Session, game: Game, seat: int | None) -> dict[str, Any]:
-    """The game record as JSON data: while the game is on, its start and
-    final position are ``seat``'s views; after the end, the full record."""
-    record = records.record_of(session, game)
-    data = record_format.to_json_data(record)
+def _reader(game: Game, seat: int | None) -> int | None | str:
+    """Whom the record writers write for: everyone once the game is over
+    (or when nothing is hidden), else ``seat``."""
     if shows_everything(game) or not hides_anything(game):
-        return data
-    if data.get("start"):
-        data["start"] = _viewed_text(game, seat, data["start"])
-    data["final_position"] = _viewed_text(game, seat, data["final_position"])
-    return data
+        return record_format.EVERYONE
+    return seat
+
+
+def record_data(session: Session, game: Game, seat: int | None) -> dict[str, Any]:
+    """The game record as JSON data: while the game is on, its start, final
+    position and chance outcomes as ``seat`` may see them (outcomes they
+    did not see written ``?``); after the end, the full record."""
+    return record_format.to_json_data(records.record_of(session, game), _reader(game, seat))
 
 
 def record_json(session: Session, game: Game, seat: int | None) -> str:
-    import json
-
-    return json.dumps(record_data(session, game, seat), indent=2, ensure_ascii=False) + "\n"
+    return record_format.write_json(records.record_of(session, game), _reader(game, seat))
 
 
 def record_text(session: Session, game: Game, seat: int | None) -> str:
-    """The game record as text: while the game is on, its ``Start`` tag is
-    ``seat``'s view of the dealt start; after the end, the full record."""
-    record = records.record_of(session, game)
-    text = record_format.write_text(record)
-    if shows_everything(game) or not hides_anything(game) or not record.start:
-        return text
-    full = record_format.to_json_data(record)["start"]
-    mine = _viewed_text(game, seat, full)
-    return text.replace(_start_tag(full), _start_tag(mine), 1)
-
-
-def _start_tag(position: str) -> str:
-    return f'[Start "{record_format._escape(position)}"]'
-
-
-def _viewed_text(game: Game, seat: int | None, position: str) -> str:
-    return _view(game, seat, None, state_of(game, position), position).position
+    """The game record as text, viewed as for ``record_data``."""
+    return record_format.write_text(records.record_of(session, game), _reader(game, seat))
