@@ -45,3 +45,23 @@ def test_a_row_queued_before_the_structured_rows_is_sent_as_written(duel):
     text = plain_text(sent)
     assert "Old words." in text and text.count("5 . . . . 2") == 1 and "The game: http" in text
     assert not _images(sent)  # its board is the one in its body; nothing is read back out of it
+
+
+def test_the_local_mailbox_shows_where_the_board_goes(database_config, tmp_path):
+    from pbem.services import games
+    from pbem.services.accounts import player_for_email
+    from pbem.db import get_session
+    from test_email_commands import mail_app
+
+    app = mail_app(database_config, MAIL_EML_FOLDER=str(tmp_path / "mail"), DEV_MAILBOX=True)
+    try:
+        with app.app_context():
+            session = get_session()
+            alice, bob = (player_for_email(session, f"{n}@example.org") for n in ("alice", "bob"))
+            game = games.create_game(session, alice, "logger", [alice.email, bob.email])
+            games.accept(session, game.id, bob)
+        page = app.test_client().get("/dev/mail").get_data(as_text=True)
+        assert "[the board after turn 0, as player 1 may see it, goes here" in page
+        assert "[the board after turn 0, as player 2 may see it, goes here" in page
+    finally:
+        app.extensions["pbem_engine"].dispose()
