@@ -49,10 +49,10 @@ def document() -> dict[str, Any]:
     for name, schema in (
         ("TimeControlIn", schemas.TimeControlIn), ("TimeControl", schemas.TimeControlOut),
         ("Error", schemas.ErrorOut), ("TurnIn", schemas.TurnIn), ("GameIn", schemas.GameIn),
-        ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
+        ("PuzzleBrief", schemas.PuzzleBriefOut), ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
         ("GameDetail", schemas.GameDetailOut), ("Option", schemas.OptionOut), ("Kind", schemas.KindOut),
         ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
-        ("PuzzleBrief", schemas.PuzzleBriefOut), ("LeaderboardEntry", schemas.LeaderboardEntryOut),
+        ("LeaderboardEntry", schemas.LeaderboardEntryOut),
         ("Puzzle", schemas.PuzzleOut), ("PuzzleGame", schemas.PuzzleGameOut), ("PuzzleDetail", schemas.PuzzleDetailOut),
         ("ScheduleIn", schemas.ScheduleIn), ("VacationIn", schemas.VacationIn), ("Schedule", schemas.ScheduleOut),
     ):

@@ -113,8 +113,10 @@ def load(session: Session, puzzle_id: Any) -> Puzzle:
     puzzle = session.get(Puzzle, number) if number else None
     if puzzle is None:
         known = session.exec(select(Puzzle.id).order_by(Puzzle.id.desc())).first()
-        hint = f"puzzles are numbered 1 to {known}" if known else "there are no puzzles yet"
-        raise NotFound(f"there is no puzzle {shown(puzzle_id)}; {hint} (see the list of puzzles)")
+        hint = (f"the puzzles are numbered up to {known}; see the list of puzzles" if known
+                else "there are no puzzles yet; a new one is made every day")
+        named = str(number) if number else shown(puzzle_id)
+        raise NotFound(f"there is no puzzle {named}; {hint}")
     return puzzle
 
 

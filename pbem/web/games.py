@@ -76,7 +76,7 @@ def new_game():
                 return redirect(url_for("games.show", game_id=game.id))
     kinds = _kinds()
     chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
-    rows = max(1, min(chosen.rules.max_players, 4))  # the chosen game's players, at most 4 (it grows)
+    rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
     return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
                             seed_option=games.SEED_OPTION), status if error else 200)
 
