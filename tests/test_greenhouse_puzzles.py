@@ -19,6 +19,7 @@ from sqlmodel import Session, select
 from engine import chance
 from engine.base import PuzzlePar
 from notation import record as records
+from notation import registry
 from notation.registry import get
 from pbem import models, scheduler
 from pbem.config import ConfigError
@@ -82,6 +83,29 @@ def detour(position: str) -> list[str]:
 def distance(puzzle: Puzzle, breedings: int) -> str:
     par = PuzzlePar(puzzle.par, puzzle.lower_bound, puzzle.optimal)
     return GREENHOUSE.rules.distance_from_par(par, breedings)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_a_game_that_offers_puzzles_is_a_solitaire_of_chance_with_a_consistent_par(name):
+    rules = get(name).rules
+    options = rules.puzzle_options()
+    if options is None:  # the default: no puzzles, no solver
+        assert rules.par(None, 0.1) is None and name not in puzzles.puzzle_kinds()
+        return
+    assert rules.uses_chance and rules.max_players == 1 and name in puzzles.puzzle_kinds()
+    assert rules.normalize_options(options) == options
+    par = rules.par(rules.seeded_state(1, options, SEED), 0.1)
+    assert isinstance(par, PuzzlePar) and par.lower_bound >= 1
+    assert par.found is None or par.found >= par.lower_bound
+    assert par.optimal == (par.found == par.lower_bound)
+
+
+def test_a_puzzle_of_a_game_without_puzzles_is_refused(app):
+    from pbem.db import get_session
+    from pbem.services.errors import BadInput
+
+    with app.app_context(), pytest.raises(BadInput, match="Logger has no puzzles; the games with puzzles are: greenhouse"):
+        puzzles.make(get_session(), "logger")
 
 
 def test_a_puzzle_is_a_published_deal_with_the_solvers_par_and_a_lower_bound(app):
