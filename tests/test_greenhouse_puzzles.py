@@ -210,6 +210,8 @@ def test_puzzles_through_the_api(app):
         assert f"numbered up to {puzzle.id}" in missing.get_json()["error"]
         assert alice.post(f"/api/v1/puzzles/{bad}/games", headers=token).status_code == 404
     assert app.test_client().get("/api/v1/puzzles").status_code == 401
+    page = alice.get("/puzzles/999")
+    assert page.status_code == 404 and "there is no puzzle 999" in page.get_data(as_text=True)
     paths = alice.get("/api/v1/openapi.json").get_json()["paths"]
     assert {"/puzzles", "/puzzles/{puzzle_id}", "/puzzles/{puzzle_id}/games"} <= set(paths)
 
@@ -308,6 +310,7 @@ def test_puzzles_by_mail(robot):  # noqa: F811
     assert "there is no puzzle 99" in plain_text(missing)
     [stranger] = robot.send(fresh_mail("zed@example.org", ROBOT, f"puzzle {puzzle.id}"))
     assert "signed in on the web" in plain_text(stranger)
+    assert robot.send(fresh_mail("zed@example.org", ROBOT, "puzzle 99")) == []  # told once a day, not again
 
 
 def test_the_solver_budget_is_a_setting(monkeypatch, tmp_path):

@@ -368,10 +368,11 @@ def new(ctx: Context, cmd: c.Command) -> None:
 
 
 def puzzle(ctx: Context, cmd: c.Command) -> None:
-    """Start a game of puzzle N (``_may_start`` says who may)."""
-    found = puzzles.load(ctx.session, cmd.argument)  # NotFound names the numbers there are
+    """Start a game of puzzle N (``_may_start`` says who may; strangers are
+    answered once a day, whatever the number)."""
     if not _may_start(ctx):
         return
+    found = puzzles.load(ctx.session, cmd.argument)  # NotFound names the numbers there are
     ctx.claim()
     game = puzzles.start_game(ctx.session, ctx.player, found.id)
     ctx.reply(f"Game {game.id} ({name_of(found)}, {par_text(found)}) has started; the board comes in the next mail. "
