@@ -82,15 +82,30 @@ def position_start(game: str, players: int, option: tuple[str, ...], seed: str |
         _fail(str(error))
 
 
+#: ``pbem position legal`` prints at most this many turns unless given --all
+LEGAL_SHOWN = 300
+
+
 @position.command("legal")
 @click.argument("game")
 @click.argument("position_text", metavar="POSITION")
 @option_flag
-def position_legal(game: str, position_text: str, option: tuple[str, ...]) -> None:
-    """Print every legal turn, one per line, in canonical notation."""
+@click.option("--all", "everything", is_flag=True,
+              help=f"print every legal turn (default: the first {LEGAL_SHOWN}; a game may have millions)")
+def position_legal(game: str, position_text: str, option: tuple[str, ...], everything: bool) -> None:
+    """Print the legal turns, one per line, in canonical notation: the first
+    300 (saying so on stderr when there are more), or every one with --all."""
     kind, state = _setup(game, position_text, option)
-    for text in kind.notation.legal_texts(state):
+    if everything:
+        for text in kind.notation.legal_texts(state):
+            click.echo(text)
+        return
+    texts, more = kind.notation.first_legal_texts(state, LEGAL_SHOWN)
+    for text in texts:
         click.echo(text)
+    if more:
+        click.echo(f"... and more: only the first {LEGAL_SHOWN} legal turns are printed; "
+                   "give --all to print every one", err=True)
 
 
 @position.command("apply")
