@@ -113,6 +113,18 @@ class ChanceEvent:
         return self.seen_by is None or (player is not None and player in self.seen_by)
 
 
+@dataclass(frozen=True)
+class PuzzlePar:
+    """A solver's answer for a puzzle (``Game.par``): ``found``, the lowest
+    score of a solution it found (None: none within its budget);
+    ``lower_bound``, no solution scores less; ``optimal``, ``found`` is
+    proven best."""
+
+    found: int | None
+    lower_bound: int
+    optimal: bool
+
+
 #: the most players a game may have (``max_players``); the pages, records,
 #: mail and diagrams all cope with this many
 MAX_PLAYERS = 8
@@ -248,6 +260,32 @@ class Game(ABC, Generic[S, T]):
     def scores(self, state: S) -> tuple[int, ...]:
         """Per-player scores, for games that keep them (else empty)."""
         return ()
+
+    # -- shared puzzles (optional) ---------------------------------------
+    # A one-player game that uses chance may offer shared puzzles: a
+    # published seed and options that anyone can play, ranked by score,
+    # lower being better (like golf: "par").  Games without puzzles keep
+    # these defaults.  See docs/games/contract.md, "Shared puzzles".
+    def puzzle_options(self) -> dict[str, str] | None:
+        """The options of the daily puzzle (normalized), or None (the
+        default) when the game offers no puzzles."""
+        return None
+
+    def par(self, state: S, max_seconds: float) -> PuzzlePar | None:
+        """What a solver finds for the puzzle ``state`` (a position before
+        the first turn) within about ``max_seconds``: the lowest score it
+        found, a lower bound, whether that is optimal; None when the game
+        has no solver."""
+        return None
+
+    def distance_from_par(self, par: PuzzlePar, score: int) -> str:
+        """What to tell a player who finished a puzzle with ``score``."""
+        if par.found is None:
+            return f"score {score}; the solver found no solution (at least {par.lower_bound})"
+        diff = score - par.found
+        if diff == 0:
+            return f"score {score}: par"
+        return f"score {score}: {abs(diff)} {'under' if diff < 0 else 'over'} par ({par.found})"
 
     def count_leaves(self, state: S, depth: int) -> int:
         """Perft: the number of leaf nodes of the legal-turn tree ``depth``

@@ -21,9 +21,11 @@ address (``play+<token>@...``):
 ``help``               explain all this
 =====================  =====================================================
 
-In mail to the plain address (no token): ``help``, ``games`` and
+In mail to the plain address (no token): ``help``, ``games``,
 ``new <game> with <address>[, <address>...]`` (addresses separated by commas,
-spaces or ``and``).  Any other line there is :data:`INVALID`.
+spaces or ``and``), ``puzzles`` (today's and recent puzzles) and
+``puzzle <number>`` (start a game of that puzzle; ``puzzle #12`` too).  Any
+other line there is :data:`INVALID`.
 
 :func:`parse_command` never raises: a line it cannot use becomes a
 :class:`Command` of kind :data:`INVALID` with an ``error`` explaining why.
@@ -47,6 +49,8 @@ ACCEPT = "accept"
 DECLINE = "decline"
 GAMES = "games"
 NEW = "new"
+PUZZLES = "puzzles"
+PUZZLE = "puzzle"
 INVALID = "invalid"
 
 #: Words that are commands on their own (no argument).
@@ -59,11 +63,12 @@ _BARE = {
     "draw": DRAW,
     "help": HELP,
     "games": GAMES,
+    "puzzles": PUZZLES,
     "accept": ACCEPT,
     "decline": DECLINE,
 }
 #: Commands allowed in mail to the plain address.
-PLAIN_COMMANDS = frozenset({HELP, GAMES, NEW})
+PLAIN_COMMANDS = frozenset({HELP, GAMES, NEW, PUZZLES, PUZZLE})
 #: Longest line we look at; longer lines are refused.
 MAX_LINE = 500
 _MAX_VACATION_DAYS = 365
@@ -77,7 +82,8 @@ class Command:
     """One parsed line.
 
     ``kind`` is one of the module constants; ``argument`` is the turn text for
-    ``turn`` and ``preview``, the game name for ``new``; ``ply`` is the ply the
+    ``turn`` and ``preview``, the game name for ``new``, the puzzle number for
+    ``puzzle``; ``ply`` is the ply the
     player answered, if given; ``addresses`` for ``new``; ``days`` for
     ``vacation``; ``error`` says why an ``invalid`` line was refused; ``line``
     is the line as written (for quoting in replies).
@@ -179,6 +185,11 @@ def parse_command(line: str, *, in_game: bool = True) -> Command:
         return Command(kind=kind, line=text)
     if ply is None and keyword == "new" and not in_game:
         return _parse_new(text, rest)
+    if ply is None and keyword == "puzzle" and not in_game:
+        number = rest.lstrip("#").strip()
+        if not re.fullmatch(r"\d{1,9}", number):
+            return _invalid(text, "write: puzzle <number>, e.g. puzzle 12 (send 'puzzles' for the list)")
+        return Command(kind=PUZZLE, line=text, argument=str(int(number)))
     if ply is None and keyword == "vacation":
         if not re.fullmatch(r"\d{1,4}", rest or ""):
             return _invalid(text, "write: vacation <days>, e.g. vacation 7")

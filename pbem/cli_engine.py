@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from engine import chance
+from engine.base import settle
 from engine.errors import PbemError
 from notation import record as records
 from notation import registry
@@ -72,7 +75,7 @@ def position_start(game: str, players: int, option: tuple[str, ...], seed: str |
             if not seed:
                 _fail(f"{kind.rules.title or kind.name} deals its start from a seed; give --seed and 64 hex digits, "
                       f"such as --seed {'0' * 63}1")
-            state = kind.rules.seeded_state(players, _options(option), seed)
+            state = _settled(kind, kind.rules.seeded_state(players, _options(option), seed), seed, 0)
         elif seed:
             _fail(f"{kind.rules.title or kind.name} uses no chance, so it takes no --seed")
         else:
@@ -82,15 +85,47 @@ def position_start(game: str, players: int, option: tuple[str, ...], seed: str |
         _fail(str(error))
 
 
+#: ``pbem position legal`` prints at most this many turns unless given --all
+LEGAL_SHOWN = 300
+
+
 @position.command("legal")
 @click.argument("game")
 @click.argument("position_text", metavar="POSITION")
 @option_flag
-def position_legal(game: str, position_text: str, option: tuple[str, ...]) -> None:
-    """Print every legal turn, one per line, in canonical notation."""
+@click.option("--all", "everything", is_flag=True,
+              help=f"print every legal turn (default: the first {LEGAL_SHOWN}; a game may have millions)")
+def position_legal(game: str, position_text: str, option: tuple[str, ...], everything: bool) -> None:
+    """Print the legal turns, one per line, in canonical notation: the first
+    300 (saying so on stderr when there are more), or every one with --all."""
     kind, state = _setup(game, position_text, option)
-    for text in kind.notation.legal_texts(state):
+    if everything:
+        for text in kind.notation.legal_texts(state):
+            click.echo(text)
+        return
+    texts, more = kind.notation.first_legal_texts(state, LEGAL_SHOWN)
+    for text in texts:
         click.echo(text)
+    if more:
+        click.echo(f"... and more: only the first {LEGAL_SHOWN} legal turns are printed; "
+                   "give --all to print every one", err=True)
+
+
+def _settled(kind: Any, state: Any, seed: str | None, ply: int) -> Any:
+    """``state`` after the chance events that follow turn ``ply``, decided
+    from ``seed`` as the server does, each printed on stderr; without a seed
+    the waiting state, saying what chance decides next."""
+    event = kind.rules.chance(state)
+    if event is None:
+        return state
+    if not seed:
+        click.echo(f"chance decides next ({event.kind} {event.purpose!r}): give --seed (and --ply, the turns "
+                   "played before the first turn given) to settle it as the server would", err=True)
+        return state
+    state, happened = settle(kind.rules, state, lambda e, k: chance.decide(seed, e, ply, k))
+    for event, values in happened:
+        click.echo(f"chance after turn {ply}: {{{event.purpose} {' '.join(values)}}}", err=True)
+    return state
 
 
 @position.command("apply")
@@ -98,13 +133,19 @@ def position_legal(game: str, position_text: str, option: tuple[str, ...]) -> No
 @click.argument("position_text", metavar="POSITION")
 @click.argument("turns", nargs=-1, required=True)
 @option_flag
-def position_apply(game: str, position_text: str, turns: tuple[str, ...], option: tuple[str, ...]) -> None:
-    """Apply TURNS in order; print the position after each."""
+@click.option("--seed", default=None, metavar="HEX",
+              help="games that draw or roll during play: the seed that decides it, as on the server")
+@click.option("--ply", default=0, type=click.IntRange(0), metavar="N",
+              help="with --seed: the turns played before the first of TURNS (default 0)")
+def position_apply(game: str, position_text: str, turns: tuple[str, ...], option: tuple[str, ...],
+                   seed: str | None, ply: int) -> None:
+    """Apply TURNS in order; print the position after each (and, with
+    --seed, the draws and rolls that follow each turn on stderr)."""
     kind, state = _setup(game, position_text, option)
-    for text in turns:
+    for number, text in enumerate(turns, start=ply + 1):
         try:
             turn = kind.notation.parse_turn(state, text)
-            state = kind.rules.apply(state, turn)
+            state = _settled(kind, kind.rules.apply(state, turn), seed, number)
         except PbemError as error:
             _fail(str(error))
         click.echo(kind.notation.format_position(state))

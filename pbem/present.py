@@ -12,7 +12,7 @@ from sqlmodel import Session
 from engine.errors import PbemError
 from pbem.models import OPEN_STATUSES, Game, Player, Seat
 from pbem.play import kind_of, seated_players, title_of, turns_of
-from pbem.services import gamestate, sweep, time_control, views
+from pbem.services import gamestate, par, sweep, time_control, views
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
@@ -21,6 +21,8 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
     players = []
     you = None
     agreeing = gamestate.draw_offer_seats(game)
+    public = par.seed_is_public(session, game)
+    puzzle = par.puzzle_of(session, game) if public else None
     for seat, player in seated_players(session, game):
         players.append(
             {
@@ -57,8 +59,11 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
         "draw_offered": bool(agreeing),
         "solitaire": len(players) == 1,
         "seed_hash": game.seed_hash,
-        # the seed stays secret until the game is over
-        "seed": game.seed if game.status not in OPEN_STATUSES else None,
+        # the seed stays secret until the game is over, unless it was published (a puzzle)
+        "seed": game.seed if game.status not in OPEN_STATUSES or public else None,
+        "seed_public": public,
+        "puzzle": None if puzzle is None else par.puzzle_brief(puzzle),
+        "par_distance": None if puzzle is None else par.distance(session, game, puzzle),
     }
 
 

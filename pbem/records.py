@@ -12,6 +12,7 @@ from engine import chance
 from notation import record as records
 from pbem.models import OPEN_STATUSES, Game
 from pbem.play import kind_of, seated_players, start_state, turns_of
+from pbem.services import par
 from pbem.services.sweep import record_turns
 
 
@@ -41,7 +42,7 @@ def record_of(session: Session, game: Game) -> records.Record:
         record.start = kind_of(game).notation.format_position(start_state(game, len(seated)))
         record.tags[records.CHANCE] = chance.ALGORITHM
         record.tags[records.SEED_HASH] = game.seed_hash
-        if game.status not in OPEN_STATUSES:
+        if game.status not in OPEN_STATUSES or par.seed_is_public(session, game):  # published: a puzzle
             record.tags[records.SEED] = game.seed
     return record
 

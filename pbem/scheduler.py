@@ -1,5 +1,5 @@
 """APScheduler 3 runs the periodic jobs: the deadline sweep, the daily
-digest, and the mail jobs of ``pbem.mailrobot.jobs`` (outbox drain, inbox
+digest, the daily puzzles, and the mail jobs of ``pbem.mailrobot.jobs`` (outbox drain, inbox
 processing, IMAP polling) when that module is there.
 
 Deadlines live in the database, not in APScheduler's (memory) job store;
@@ -33,6 +33,7 @@ INTERVALS = {
     "outbox": ("OUTBOX_SECONDS", 30),
     "inbox": ("INBOX_SECONDS", 30),
     "imap": ("IMAP_SECONDS", 60),
+    "puzzles": ("PUZZLES_SECONDS", 600),
 }
 
 
@@ -54,9 +55,19 @@ def digest_job(app: Flask) -> int:
         return digest.send_digests(db.engine())
 
 
+def puzzles_job(app: Flask) -> int:
+    """Today's puzzle of each game that offers puzzles, if not made yet;
+    how many were made (two schedulers never make two: unique per day)."""
+    from pbem import db
+    from pbem.services import puzzles
+
+    with app.app_context():
+        return puzzles.make_daily(db.engine())
+
+
 def jobs() -> dict[str, Job]:
     """Every job there is: ours, and the mail jobs when their module exists."""
-    found: dict[str, Job] = {"sweep": sweep_job, "digest": digest_job}
+    found: dict[str, Job] = {"sweep": sweep_job, "digest": digest_job, "puzzles": puzzles_job}
     try:
         from pbem.mailrobot import jobs as mail
     except ImportError:

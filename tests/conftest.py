@@ -100,6 +100,7 @@ def make_test_app(database: dict, **extra):
         "SECRET_KEY": "test-secret-key",
         "AUTO_MIGRATE": False,
         "BASE_URL": "http://pbem.test",
+        "PUZZLE_SOLVER_SECONDS": 0.2,  # shared puzzles: a tiny solver budget
         **database,
         **extra,
     }

@@ -57,3 +57,45 @@ def test_unknown_api_urls_and_methods_answer_json(client):
     assert missing.status_code == 404 and missing.is_json
     wrong = client.delete("/api/v1/games")
     assert wrong.status_code == 405 and wrong.get_json()["error"]
+
+
+def _writes_to_tokens(app, client, token):
+    """The SQL statements that write api_tokens during one API request."""
+    from sqlalchemy import event
+
+    from pbem import db
+
+    written: list[str] = []
+
+    def seen(conn, cursor, statement, *args):
+        if statement.lstrip().upper().startswith("UPDATE API_TOKENS"):
+            written.append(statement)
+
+    with app.app_context():
+        engine = db.engine()
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    return written
+
+
+def test_a_token_s_last_use_is_written_at_most_every_ten_minutes(app, client, session, monkeypatch):
+    from datetime import datetime, timedelta, timezone
+
+    from pbem import models
+    from pbem.models import ApiToken
+
+    now = [datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)]
+    monkeypatch.setattr(models, "CLOCK", lambda: now[0])
+    player = player_for_email(session, "fay@example.org")
+    session.commit()
+    token, row = create_api_token(session, player, "bot")
+    assert len(_writes_to_tokens(app, client, token)) == 1  # first use: written
+    now[0] += timedelta(minutes=9)
+    assert _writes_to_tokens(app, client, token) == []  # nine minutes later: not again
+    now[0] += timedelta(minutes=2)
+    assert len(_writes_to_tokens(app, client, token)) == 1
+    session.expire_all()
+    assert session.get(ApiToken, row.id).last_used_at == now[0]

@@ -15,6 +15,7 @@ import pytest
 from sqlmodel import select
 
 from engine import chance
+from engine.base import settle
 from engine.errors import RecordError
 from hands_game import ANIMALS, register_hands
 from notation import record as records
@@ -137,3 +138,26 @@ def _before(hands, game):
     for event in game.start_chance:
         state = hands.rules.apply_chance(state, tuple(event["values"]))
     return state
+
+
+def test_the_command_line_settles_draws_from_a_seed_as_the_server_does(hands):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    seed = "7c" * 32
+    started = CliRunner().invoke(main, ["position", "start", "hands", "2", "--seed", seed])
+    assert started.exit_code == 0, started.output
+    start = started.stdout.strip()
+    assert "chance after turn 0: {draw " in started.stderr
+    state = hands.notation.parse_position(start)
+    expected, _ = settle(
+        hands.rules, hands.rules.initial_state(2), lambda e, k: chance.decide(seed, e, 0, k))
+    assert state == expected
+    card = state.hands[0][0]
+    waiting = CliRunner().invoke(main, ["position", "apply", "hands", start, f"play {card}"])
+    assert waiting.exit_code == 0 and "chance decides next (draw 'draw')" in waiting.stderr
+    drawn = CliRunner().invoke(main, ["position", "apply", "hands", start, f"play {card}", "--seed", seed])
+    assert drawn.exit_code == 0, drawn.output
+    after = hands.notation.parse_position(drawn.stdout.strip())
+    assert len(after.hands[0]) == 2 and "chance after turn 1: {draw " in drawn.stderr

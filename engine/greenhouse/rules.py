@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import combinations
 from typing import Any, Iterator, Mapping, Sequence
 
 from engine import chance
-from engine.base import Game, OptionSpec, Result
+from engine.base import Game, OptionSpec, PuzzlePar, Result
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
-from engine.greenhouse import breeding
+from engine.greenhouse import breeding, solver
+from engine.greenhouse.delivery import breedable, deliver
 from engine.greenhouse.flowers import (
     COLOURS, GENES, PER_SIZE, Breed, Flower, Genes, GiveUp, GreenhouseState, GreenhouseTurn,
     is_chromosome, split_genes, stash_pyramids,
@@ -150,7 +150,7 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
 
     def breedable(self, state: GreenhouseState) -> list[tuple[Flower, Flower]]:
         """The pairs of flowers that may be bred (not siblings), by number."""
-        return [(f, g) for f, g in combinations(state.flowers, 2) if not state.are_siblings(f.number, g.number)]
+        return breedable(state)
 
     def iter_turns(self, state: GreenhouseState) -> Iterator[GreenhouseTurn]:
         """Every legal turn, lazily: each breeding of each pair (children in
@@ -207,24 +207,19 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
     def scores(self, state: GreenhouseState) -> tuple[int, ...]:
         return (state.breedings,)
 
+    # -- shared puzzles ------------------------------------------------
+    def puzzle_options(self) -> dict[str, str]:
+        """The daily puzzle is a default game: four stashes, four orders."""
+        return self.normalize_options({})
 
-def deliver(state: GreenhouseState) -> GreenhouseState:
-    """Ruling 6: each unfilled order, in list order, takes the lowest
-    numbered flower that matches it exactly; delivered flowers leave."""
-    flowers = list(state.flowers)
-    filled = list(state.filled)
-    for index, order in enumerate(state.orders):
-        if filled[index]:
-            continue
-        match = next((f for f in flowers if f.genes == order), None)
-        if match is not None:
-            filled[index] = match.number
-            flowers.remove(match)
-    if filled == list(state.filled):
-        return state
-    left = {f.number for f in flowers}
-    siblings = tuple(p for p in state.siblings if p[0] in left and p[1] in left)
-    return _replace(state, flowers=tuple(flowers), filled=tuple(filled), siblings=siblings)
+    def par(self, state: GreenhouseState, max_seconds: float) -> PuzzlePar:
+        """The solver's par (``engine.greenhouse.solver.solve``) within
+        ``max_seconds`` and its default node budget."""
+        found = solver.solve(state, max_seconds=max_seconds)
+        return PuzzlePar(found.found, found.lower_bound, found.optimal)
+
+    def distance_from_par(self, par: PuzzlePar, score: int) -> str:
+        return solver.distance_from_par(solver.Par(par.found, par.lower_bound, (), 0, 0.0, False), score)
 
 
 def _replace(state: GreenhouseState, **changes: Any) -> GreenhouseState:

@@ -21,9 +21,8 @@ from typing import Iterator
 
 from engine.greenhouse import breeding
 from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
-from engine.greenhouse.rules import GreenhouseGame, deliver
+from engine.greenhouse.delivery import breedable, deliver
 
-_RULES = GreenhouseGame()
 #: depths up to which the pruning loses nothing
 EXACT_DEPTH = 2
 
@@ -77,7 +76,7 @@ def lower_bound(state: GreenhouseState) -> int:
     if not unfilled:
         return 0
     bound = (len(unfilled) + 1) // 2
-    pairs = _RULES.breedable(state)
+    pairs = breedable(state)
     if not any(breeding.can_make(f.genes, g.genes, o) for f, g in pairs for o in set(unfilled)):
         bound += 1
     return bound
@@ -115,7 +114,7 @@ def finish_in_one(state: GreenhouseState) -> Breed | None:
     if not unfilled or len(unfilled) > 2:
         return None
     both = sorted(unfilled[0] + unfilled[-1])
-    for f, g in _RULES.breedable(state):
+    for f, g in breedable(state):
         if len(unfilled) == 2 and (sorted(f.genes + g.genes) != both
                                    or not breeding.can_make(f.genes, g.genes, unfilled[0])):
             continue
@@ -169,7 +168,7 @@ def candidates(state: GreenhouseState, left: int = 3) -> Iterator[Breed]:
     delivered or holds a half of an unfilled order (``_halves_for``),
     children holding none represented by one of them."""
     unfilled = set(state.unfilled)
-    for f, g in _RULES.breedable(state):
+    for f, g in breedable(state):
         a, b = f.genes, g.genes
         halves = _halves_for(state, f, g, left)
         delivers = any(breeding.can_make(a, b, o) for o in unfilled)

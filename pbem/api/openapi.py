@@ -15,7 +15,7 @@ _ERRORS = {
     "400": "malformed JSON or an invalid body",
     "401": "no valid API token",
     "403": "not your game; for a new game, an invited address refuses all mail from this server",
-    "404": "no such game",
+    "404": "no such game (or puzzle)",
     "409": "the game has moved on (or has not reached the ply sent), it is not your turn, or the game is not in play",
     "413": "the body is larger than the server's MAX_CONTENT_LENGTH (64 KiB by default); it was not read",
     "422": "the turn is malformed or illegal here",
@@ -32,6 +32,7 @@ def _responses(ok: str, schema: Any, codes: tuple[str, ...], status: str = "200"
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+_PUZZLE_ID = {"name": "puzzle_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 
 
 @lru_cache(maxsize=1)
@@ -48,9 +49,11 @@ def document() -> dict[str, Any]:
     for name, schema in (
         ("TimeControlIn", schemas.TimeControlIn), ("TimeControl", schemas.TimeControlOut),
         ("Error", schemas.ErrorOut), ("TurnIn", schemas.TurnIn), ("GameIn", schemas.GameIn),
-        ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
+        ("PuzzleBrief", schemas.PuzzleBriefOut), ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
         ("GameDetail", schemas.GameDetailOut), ("Option", schemas.OptionOut), ("Kind", schemas.KindOut),
         ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
+        ("LeaderboardEntry", schemas.LeaderboardEntryOut),
+        ("Puzzle", schemas.PuzzleOut), ("PuzzleGame", schemas.PuzzleGameOut), ("PuzzleDetail", schemas.PuzzleDetailOut),
         ("ScheduleIn", schemas.ScheduleIn), ("VacationIn", schemas.VacationIn), ("Schedule", schemas.ScheduleOut),
     ):
         spec.components.schema(name, schema=schema)
@@ -95,6 +98,15 @@ def document() -> dict[str, Any]:
     ):
         spec.path(f"/games/{{game_id}}/{action}", parameters=[_GAME_ID], operations={"post": {
             "summary": summary, "responses": _responses("the game", "GameDetail", ("401", "403", "404", "409"))}})
+    spec.path("/puzzles", operations={"get": {
+        "summary": "the puzzles (published deals anyone may play), newest first, with par",
+        "responses": _responses("puzzles", many("Puzzle"), ("401",))}})
+    spec.path("/puzzles/{puzzle_id}", parameters=[_PUZZLE_ID], operations={"get": {
+        "summary": "a puzzle with its deal, par and leaderboard (each player's first solved game, fewest first)",
+        "responses": _responses("the puzzle", "PuzzleDetail", ("401", "404"))}})
+    spec.path("/puzzles/{puzzle_id}/games", parameters=[_PUZZLE_ID], operations={"post": {
+        "summary": "start a game of the puzzle (no body); it starts at once, its seed shown",
+        "responses": _responses("the new game", "GameDetail", ("401", "404"), "201")}})
     spec.path("/me/schedule", operations={
         "get": {"summary": "your reminders, digest choice, vacation days and calendar feed",
                 "responses": _responses("your schedule", "Schedule", ("401",))},

@@ -19,7 +19,7 @@ from pbem.api.auth import api_player
 from pbem.db import get_session
 from pbem.json_errors import error_response
 from pbem.play import game_for_player, kind_of
-from pbem.services import games, sweep, turns, views
+from pbem.services import games, puzzles, sweep, turns, views
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
 from pbem.services.turns import too_long
@@ -222,6 +222,27 @@ for _name, _action in (
     ("claim", sweep.claim_win),
 ):
     bp.add_url_rule(f"/games/<game_id>/{_name}", f"game_{_name}", _lifecycle(_action), methods=["POST"])
+
+
+# -- puzzles -------------------------------------------------------------------
+@bp.get("/puzzles")
+def list_puzzles():
+    api_player()
+    return jsonify(schemas.PuzzleOut(many=True).dump([puzzles.summary(p) for p in puzzles.listed(get_session())]))
+
+
+@bp.get("/puzzles/<puzzle_id>")
+def show_puzzle(puzzle_id: str):
+    player = api_player()
+    session = get_session()
+    return jsonify(schemas.PuzzleDetailOut().dump(puzzles.detail(session, puzzles.load(session, puzzle_id), player)))
+
+
+@bp.post("/puzzles/<puzzle_id>/games")
+def play_puzzle(puzzle_id: str):
+    player = api_player()
+    game = puzzles.start_game(get_session(), player, puzzle_id)
+    return jsonify(_detail(game, player)), 201
 
 
 # -- schedule ------------------------------------------------------------------

@@ -108,7 +108,67 @@ class GameOut(Schema):
     seed_hash = fields.String(allow_none=True, metadata={
         "description": "games that use chance: the SHA-256 of the deal's seed, shown from the start"})
     seed = fields.String(allow_none=True, metadata={
-        "description": "games that use chance: the seed, revealed only once the game is over (null before)"})
+        "description": "games that use chance: the seed, revealed only once the game is over (null before), "
+                       "or from the start when it was published (seed_public: a puzzle)"})
+    seed_public = fields.Boolean(metadata={
+        "description": "the game was dealt from a published seed (a puzzle, or the seed option): it is no secret"})
+    puzzle = fields.Nested("PuzzleBriefOut", allow_none=True, metadata={
+        "description": "the puzzle the game was started from, with its par (null: none)"})
+    par_distance = fields.String(allow_none=True, metadata={
+        "description": "a solved puzzle game: how far from par, e.g. '9 breedings: 2 over par (7)'"})
+
+
+class PuzzleBriefOut(Schema):
+    id = fields.Integer()
+    name = fields.String(metadata={"example": "Martian Greenhouse daily puzzle of 2026-11-25"})
+    day = fields.Date(allow_none=True, metadata={"description": "the UTC day of a daily puzzle"})
+    par = fields.Integer(allow_none=True, metadata={"description": "the lowest score the solver found (null: none)"})
+    lower_bound = fields.Integer(allow_none=True, metadata={"description": "no solution scores less"})
+    optimal = fields.Boolean(metadata={"description": "par is proven the best possible"})
+    par_text = fields.String()
+
+
+class LeaderboardEntryOut(Schema):
+    rank = fields.Integer(metadata={"description": "1 for the lowest score; equal scores share a rank"})
+    player = fields.String(metadata={"description": "the player's display name (never the address)"})
+    score = fields.Integer()
+    distance = fields.String(allow_none=True, metadata={"description": "how far from par"})
+    finished_at = fields.DateTime()
+    game = fields.Integer(metadata={"description": "the game's id"})
+    yours = fields.Boolean()
+
+
+class PuzzleOut(Schema):
+    id = fields.Integer()
+    game = fields.String(metadata={"description": "game type", "example": "greenhouse"})
+    title = fields.String()
+    name = fields.String()
+    day = fields.Date(allow_none=True, metadata={"description": "the UTC day of a daily puzzle (null: another puzzle)"})
+    options = fields.Dict(keys=fields.String(), values=fields.String())
+    seed = fields.String(metadata={"description": "the published seed (64 hex digits): it deals the puzzle"})
+    seed_hash = fields.String()
+    par = fields.Integer(allow_none=True, metadata={"description": "the lowest score the solver found (null: none)"})
+    lower_bound = fields.Integer(allow_none=True, metadata={"description": "no solution scores less"})
+    optimal = fields.Boolean()
+    solver_seconds = fields.Float(metadata={"description": "the solver's budget when the puzzle was made"})
+    par_text = fields.String()
+    created_at = fields.DateTime()
+
+
+class PuzzleGameOut(Schema):
+    id = fields.Integer()
+    status = fields.String()
+    score = fields.Integer(allow_none=True)
+    distance = fields.String(allow_none=True)
+
+
+class PuzzleDetailOut(PuzzleOut):
+    position = fields.String(metadata={"description": "the dealt position"})
+    diagram = fields.String()
+    leaderboard = fields.List(fields.Nested(LeaderboardEntryOut), metadata={
+        "description": "each player's first solved game, fewest first; games given up are not ranked"})
+    games_started = fields.Integer()
+    your_games = fields.List(fields.Nested(PuzzleGameOut))
 
 
 class TurnOut(Schema):

@@ -37,7 +37,8 @@ from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player,
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import gamestate, turns, vacations, views
+from pbem.services import gamestate, puzzles, turns, vacations, views
+from pbem.services.par import name_of, par_text
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 
 class AlreadyProcessed(Exception):
@@ -124,7 +125,8 @@ address; it identifies you and the game), one command per line:
   help               this text
 
 Only the first command in your mail is used; quoted text below it is ignored.
-To {settings.robot_address} (no game): help, games, new <game> with <addresses>."""
+To {settings.robot_address} (no game): help, games, new <game> with <addresses>,
+puzzles, puzzle <number>."""
 
 
 def _plain_help(settings: MailSettings) -> str:
@@ -136,6 +138,9 @@ def _plain_help(settings: MailSettings) -> str:
                                   e.g. new logger with bob@example.org
   new <game>                      start a game of one player (a solitaire),
                                   e.g. new greenhouse
+  puzzles                         today's and recent puzzles, with par
+  puzzle <number>                 play that puzzle (a published deal; the
+                                  leaderboard ranks the fewest), e.g. puzzle 1
   help                            this text
 
 To play a turn, or to accept an invitation, reply to the mail about that
@@ -331,22 +336,31 @@ def games(ctx: Context, cmd: c.Command) -> None:
 NEW_GAMES_PER_DAY = 5
 
 
-def new(ctx: Context, cmd: c.Command) -> None:
-    """Start a game: only for addresses that already have an account (signed
-    in on the web, or invited before), at most ``NEW_GAMES_PER_DAY`` a day;
-    anyone else is told how to sign up, once a day."""
+def _may_start(ctx: Context) -> bool:
+    """Whether the sender may start a game by mail: only addresses that
+    already have an account (signed in on the web, or invited before), at
+    most ``NEW_GAMES_PER_DAY`` a day; anyone else is told why (and how to
+    sign up), once a day, and False is returned (the message is done)."""
     creator = ctx.player
     if creator is None:
         _refuse_new(ctx, "games are started by mail only from addresses that have signed in on the web "
                          f"at least once.  Sign up (it takes an email address, nothing else): {links.external('/')}")
-        return
+        return False
     since = utcnow() - timedelta(days=1)
     started = ctx.session.exec(select(func.count()).select_from(Game).where(
         Game.creator_id == creator.id, Game.created_at >= since)).one()
     if started >= NEW_GAMES_PER_DAY:
         _refuse_new(ctx, f"you have started {started} games in the last 24 hours, and {NEW_GAMES_PER_DAY} "
                          f"is the most by mail; try again tomorrow, or start it on the web: {links.external('/')}")
+        return False
+    return True
+
+
+def new(ctx: Context, cmd: c.Command) -> None:
+    """Start a game (``_may_start`` says who may)."""
+    if not _may_start(ctx):
         return
+    creator = ctx.player
     ctx.claim()
     game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses))
     if game.status == ACTIVE:  # a game of one player starts at once
@@ -354,6 +368,37 @@ def new(ctx: Context, cmd: c.Command) -> None:
     else:
         ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
                   "It starts when everyone has accepted; then the first player gets the board.", board=False)
+    ctx.commit()
+
+
+def puzzle(ctx: Context, cmd: c.Command) -> None:
+    """Start a game of puzzle N (``_may_start`` says who may; strangers are
+    answered once a day, whatever the number)."""
+    if not _may_start(ctx):
+        return
+    found = puzzles.load(ctx.session, cmd.argument)  # NotFound names the numbers there are
+    ctx.claim()
+    game = puzzles.start_game(ctx.session, ctx.player, found.id)
+    ctx.reply(f"Game {game.id} ({name_of(found)}, {par_text(found)}) has started; the board comes in the next mail. "
+              f"Leaderboard: {links.external(f'/puzzles/{found.id}')}", board=False)
+    ctx.commit()
+
+
+def puzzle_list(ctx: Context, cmd: c.Command) -> None:
+    """Today's puzzles and the recent ones, with par and how to play them."""
+    ctx.claim()
+    shown = puzzles.listed(ctx.session, 10)
+    if not shown:
+        ctx.reply("There are no puzzles yet; a new one is made every day.", board=False)
+    else:
+        today = {p.id for p in puzzles.today(ctx.session)}
+        lines = ["Puzzles (a published deal anyone may play; fewest wins), newest first:", ""]
+        for item in shown:
+            mark = " (today's)" if item.id in today else ""
+            lines.append(f"  puzzle {item.id}: {name_of(item)}{mark}, {par_text(item)}")
+        lines += ["", f"To play one, send 'puzzle <number>' (e.g. puzzle {shown[0].id}) to {ctx.settings.robot_address}.",
+                  f"Leaderboards: {links.external('/puzzles')}"]
+        ctx.reply("\n".join(lines), board=False)
     ctx.commit()
 
 
@@ -384,6 +429,8 @@ COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
     c.HELP: help_,
     c.GAMES: games,
     c.NEW: new,
+    c.PUZZLE: puzzle,
+    c.PUZZLES: puzzle_list,
     c.VACATION: vacations.by_mail,
     c.ACCEPT: accept,
     c.DECLINE: decline,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Iterable
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from engine import chance
 from engine.errors import PbemError
@@ -32,6 +32,7 @@ from pbem.models import (
     Seat,
     utcnow,
 )
+from pbem.models_puzzles import PublishedSeedGame, Puzzle
 from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, start_state
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
@@ -57,19 +58,27 @@ def create_game(
     random_order: bool = False,
     hours_per_turn: Any = None,
     time_control: Any = None,
+    puzzle_id: int | None = None,
 ) -> Game:
     """Create a game of ``kind_name`` for the players at ``emails`` in turn
     order (the creator is put first when not listed), invite the others and
     mail them; commits.  ``BadInput`` names any bad argument; ``RefusesMail``
     (403) an invitee that refused all mail; ``TooMany`` (429) an invitation
-    limit reached (``pbem.services.invitations``)."""
+    limit reached (``pbem.services.invitations``).
+
+    The option ``seed`` (64 hex digits) deals a one-player game that uses
+    chance from that published seed instead of a fresh secret one; the
+    game is then recorded as dealt from a published seed (shown from the
+    start), and belongs to ``puzzle_id`` (``pbem.services.puzzles``), or
+    else to the puzzle with the same game, options and seed, if any."""
     try:
         kind = registry.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
             raise BadInput(f"the game type is one of: {', '.join(registry.names())}")
         if options is not None and not isinstance(options, dict):
             raise BadInput("options are name=value pairs, such as {\"spawn\": \"seedling\"}")
-        normalized = kind.rules.normalize_options(options or {})
+        options, seed = _published_seed(kind, options or {})
+        normalized = kind.rules.normalize_options(options)
     except PbemError as error:
         raise BadInput(str(error)) from None
     if isinstance(emails, (str, bytes)) or not isinstance(emails, Iterable):
@@ -84,6 +93,9 @@ def create_game(
         kind.rules.check_players(len(addresses))
     except PbemError as error:
         raise BadInput(f"{error} (you included)") from None
+    if seed is not None and len(addresses) != 1:
+        raise BadInput(f"a seed can be given only for a game of one player: with {len(addresses)} players the deal "
+                       "must stay secret; leave the seed empty for a fresh secret one")
     if hours_per_turn in ("", None):
         hours = None
     elif isinstance(hours_per_turn, int) and not isinstance(hours_per_turn, bool) and 1 <= hours_per_turn <= MAX_HOURS:
@@ -126,10 +138,41 @@ def create_game(
     session.flush()
     for player in invitees:
         notify.invitation(session, game, creator, player, sign_in_link(session, player, f"/games/{game.id}"))
+    if seed is not None:
+        puzzle = _puzzle_for(session, kind.name, normalized, seed, puzzle_id)
+        session.add(PublishedSeedGame(game_id=game.id, puzzle_id=puzzle.id if puzzle else None))
+        session.flush()
     if not invitees:  # solitaire: nobody to wait for
-        _start(session, game, "The game has started.")
+        _start(session, game, "The game has started.", seed=seed)
     session.commit()
     return game
+
+
+#: the option that deals a game from a published seed
+SEED_OPTION = "seed"
+
+
+def _published_seed(kind: Any, options: dict) -> tuple[dict, str | None]:
+    """The options without ``seed``, and the seed given (None: none, or empty);
+    ``BadInput`` for a seed given to a game without chance or not 64 hex digits."""
+    rest = {key: value for key, value in options.items() if str(key).strip().lower() != SEED_OPTION}
+    given = [value for key, value in options.items() if str(key).strip().lower() == SEED_OPTION]
+    text = str(given[0]).strip().lower() if given and given[0] is not None else ""
+    if not text:
+        return rest, None
+    if not kind.rules.uses_chance:
+        raise BadInput(f"{kind.rules.title or kind.name} uses no chance, so it takes no seed; leave the seed out")
+    chance.read_seed(text)  # SeedError (an OptionError) names the form
+    return rest, text
+
+
+def _puzzle_for(session: Session, kind: str, options: dict, seed: str, puzzle_id: int | None) -> Puzzle | None:
+    """The puzzle a game dealt from a published seed belongs to: the one
+    named, else the oldest with the same game, options and seed, if any."""
+    if puzzle_id is not None:
+        return session.get(Puzzle, puzzle_id)
+    rows = session.exec(select(Puzzle).where(Puzzle.kind == kind, Puzzle.seed == seed).order_by(Puzzle.id))
+    return next((p for p in rows if dict(p.options) == options), None)
 
 
 def _require_status(game: Game, *statuses: str, doing: str) -> None:
@@ -177,7 +220,8 @@ def decline(session: Session, game_id: Any, player: Player) -> Game:
     return game
 
 
-def _start(session: Session, game: Game, headline: str = "Everyone has accepted: the game has started.") -> None:
+def _start(session: Session, game: Game, headline: str = "Everyone has accepted: the game has started.",
+           seed: str | None = None) -> None:
     kind = kind_of(game)
     seats = seats_of(session, game)
     if game.random_order:
@@ -191,7 +235,10 @@ def _start(session: Session, game: Game, headline: str = "Everyone has accepted:
             seat.number = number
             session.add(seat)
         session.flush()
-    seed = NEW_SEED() if kind.rules.uses_chance else None  # gamestate.start stores it
+    if kind.rules.uses_chance and seed is None:
+        seed = NEW_SEED()  # gamestate.start stores it
+    elif not kind.rules.uses_chance:
+        seed = None
     state, happened = settled(game, start_state(game, len(seats), seed), 0, seed)
     now = utcnow()
     if not gamestate.start(session, game, kind.notation.format_position(state), now,

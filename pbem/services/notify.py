@@ -12,7 +12,7 @@ from sqlmodel import Session
 from pbem import links
 from pbem.models import Game, Player
 from pbem.play import kind_of, seat_of, seated_players, title_of, to_move
-from pbem.services import outbox
+from pbem.services import outbox, par
 from pbem.services.digest import prefers_digest
 
 
@@ -20,11 +20,24 @@ def game_link(game: Game) -> str:
     return links.external(f"/games/{game.id}")
 
 
-def seed_lines(game: Game) -> list[str]:
+def seed_lines(game: Game, session: Session | None = None) -> list[str]:
     """For a game that uses chance: the seed's SHA-256 while the game is
-    on (the seed itself is secret until the end), the seed once it is over."""
+    on (the seed itself is secret until the end), the seed once it is over;
+    a seed published before the start (a puzzle) is named from the start,
+    and a finished puzzle game says how far from par it was."""
     if not game.seed_hash:
         return []
+    puzzle = par.puzzle_of(session, game) if session is not None else None
+    if session is not None and par.seed_is_public(session, game):
+        lines = ["", f"The deal's seed is published (anyone may play this deal): {game.seed} "
+                 f"(SHA-256 {game.seed_hash})."]
+        if puzzle is not None:
+            lines += [f"This is {par.name_of(puzzle)}: {par.par_text(puzzle)}; its leaderboard: "
+                      f"{links.external(f'/puzzles/{puzzle.id}')}"]
+            distance = par.distance(session, game, puzzle)
+            if distance:
+                lines += [f"Your result: {distance}."]
+        return lines
     if game.status in ("inviting", "active"):
         return ["", f"The deal's seed has SHA-256 {game.seed_hash}; the seed is revealed when the game ends, "
                 "so you can check the deal."]
@@ -97,7 +110,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
             lead, mail_kind = f"Player {mover_label} is to move next (turn {game.ply + 1}).", "turn_played"
         after: list[str] = []
         if game.ply == 0 or game.status != "active":
-            after += seed_lines(game)
+            after += seed_lines(game, session)
         if game.deadline and mover is not None:
             after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
         send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after)
@@ -127,4 +140,5 @@ def outcome(session: Session, game: Game) -> str:
 
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        send(session, player, game, outcome(session, game), [headline], kind="game_over", after=seed_lines(game))
+        send(session, player, game, outcome(session, game), [headline], kind="game_over",
+             after=seed_lines(game, session))

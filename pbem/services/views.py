@@ -29,6 +29,7 @@ from sqlmodel import Session, select
 
 from engine.base import Game as Rules
 from notation import record as record_format
+from notation import registry
 from pbem import diagrams, records
 from pbem.models import OPEN_STATUSES, Game, Player, Turn
 from pbem.play import kind_of, seat_of, seats_of, settled, start_state, state_of
@@ -162,6 +163,15 @@ def turn_positions(session: Session, game: Game, seat: int | None, turns: list[T
         return {turn.ply: turn.position for turn in turns}
     return {turn.ply: _view(game, seat, turn.ply, state_of(game, turn.position), turn.position).position
             for turn in turns}
+
+
+def published_deal(kind_name: str, options: dict[str, str], seed: str, players: int = 1) -> tuple[str, str]:
+    """The deal of a published seed (a puzzle: no stored game, no seat), as
+    anyone not seated sees it: its position string and text diagram."""
+    kind = registry.get(kind_name)
+    state = kind.rules.seeded_state(players, options, seed)
+    viewed = kind.rules.view(state, None)
+    return kind.notation.format_position(viewed), kind.notation.text_diagram(viewed)
 
 
 # -- records ---------------------------------------------------------------

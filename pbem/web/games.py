@@ -13,7 +13,7 @@ from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
-from pbem.services import games, sweep, turns, views
+from pbem.services import games, puzzles, sweep, turns, views
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, sign_in_required
@@ -30,7 +30,8 @@ def home():
         return render_template("welcome.html")
     session = get_session()
     mine = [present.summary(session, game, player) for game, _ in games_of(session, player)]
-    return render_template("home.html", games=mine)
+    today = [puzzles.summary(puzzle) for puzzle in puzzles.today(session)]
+    return render_template("home.html", games=mine, today=today)
 
 
 def _kinds() -> list:
@@ -72,7 +73,11 @@ def new_game():
             else:
                 flash(f"Game {game.id} created; the invitations are on their way.")
                 return redirect(url_for("games.show", game_id=game.id))
-    return render_template("new_game.html", kinds=_kinds(), form=form, error=error), status if error else 200
+    kinds = _kinds()
+    chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
+    rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
+    return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
+                            seed_option=games.SEED_OPTION), status if error else 200)
 
 
 def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):

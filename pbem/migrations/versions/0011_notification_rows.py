@@ -2,7 +2,7 @@
 its board drawn at send time for that seat
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-25
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = '0011'
-down_revision = '0009'
+down_revision = '0010'
 branch_labels = None
 depends_on = None
 

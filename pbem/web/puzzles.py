@@ -1,0 +1,47 @@
+"""The puzzle pages: the list with today's puzzle, one puzzle with its deal,
+par and leaderboard, and its "Play this puzzle" button."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+
+from pbem.db import get_session
+from pbem.services import puzzles
+from pbem.services.errors import ServiceError
+from pbem.web.auth import current_player, sign_in_required
+
+bp = Blueprint("puzzles", __name__)
+
+
+@bp.get("/puzzles")
+@sign_in_required
+def index():
+    session = get_session()
+    return render_template("puzzles.html", today=[puzzles.summary(p) for p in puzzles.today(session)],
+                           puzzles=[puzzles.summary(p) for p in puzzles.listed(session)])
+
+
+def _page(puzzle_id: str, error: str | None = None, status: int = 200):
+    session = get_session()
+    puzzle = puzzles.load(session, puzzle_id)
+    return render_template("puzzle.html", puzzle=puzzles.detail(session, puzzle, current_player()),
+                           error=error), status
+
+
+@bp.get("/puzzles/<puzzle_id>")
+@sign_in_required
+def show(puzzle_id: str):
+    return _page(puzzle_id)
+
+
+@bp.post("/puzzles/<puzzle_id>/games")
+@sign_in_required
+def play(puzzle_id: str):
+    try:
+        game = puzzles.start_game(get_session(), current_player(), puzzle_id)
+    except ServiceError as failure:
+        if failure.status in (403, 404):
+            raise
+        return _page(puzzle_id, error=failure.message, status=failure.status)
+    flash(f"Game {game.id} started from puzzle {puzzle_id}; the board is below and in your mail.")
+    return redirect(url_for("games.show", game_id=game.id))
