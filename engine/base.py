@@ -99,7 +99,10 @@ class ChanceEvent:
         if len(outcome) != self.count:
             return False
         if self.kind == "roll":
-            return all(str(o).isdigit() and 1 <= int(o) <= self.sides and str(int(o)) == o for o in outcome)
+            # ASCII digits only, and no longer than the number of sides: int() takes
+            # other digits ("²" passes isdigit but not int) and refuses very long ones
+            return all(isinstance(o, str) and re.fullmatch(r"[1-9][0-9]*", o) is not None
+                       and len(o) <= len(str(self.sides)) and int(o) <= self.sides for o in outcome)
         left = list(self.items)
         for item in outcome:
             if item not in left:
