@@ -19,3 +19,43 @@ def test_a_roll_outcome_that_is_no_face_is_refused_not_raised(value):
 def test_a_die_with_many_faces_takes_every_face():
     die = ChanceEvent("roll", "big", 1, sides=1000)
     assert die.allows(("1000",)) and die.allows(("7",)) and not die.allows(("1001",))
+
+
+def test_a_record_line_of_many_outcome_groups_is_read_in_linear_time():
+    import time
+
+    from engine.errors import RecordError
+    from notation import record as records
+
+    n = 20_000  # about 120 KB: seconds, even minutes, with a backtracking expression
+    line = "1. ant " + "{draw kiwi} " * n + "bee\n"
+    began = time.perf_counter()
+    record = records.read('[Game "logger"]\n[Player1 "A"]\n[Player2 "B"]\n[Result "*"]\n\n' + line + "*\n")
+    assert time.perf_counter() - began < 2.0
+    with pytest.raises(RecordError):  # the turn is written with braces in it: no turn of Logger
+        records.replay(record)
+    began = time.perf_counter()
+    record = records.read('[Game "logger"]\n[Player1 "A"]\n[Player2 "B"]\n[Result "*"]\n\n'
+                          + line.replace(" bee", "") + "*\n")
+    assert time.perf_counter() - began < 2.0 and len(record.chance[1]) == n
+
+
+@pytest.mark.parametrize("item, turn, after", [
+    ("play ant", "play ant", ""),
+    ("play ant {draw kiwi}", "play ant ", "{draw kiwi}"),
+    ("play ant {draw kiwi}  {draw owl} ", "play ant ", "{draw kiwi}  {draw owl} "),
+    ("play {draw kiwi} ant", "play {draw kiwi} ant", ""),
+    ("a}{b}", "a}", "{b}"),
+    ("{draw kiwi}", "", "{draw kiwi}"),
+    ("x {a}b}", "x {a}b}", ""),
+    ("x {{a}", "x {", "{a}"),
+])
+def test_a_turn_and_its_outcomes_are_cut_as_before(item, turn, after):
+    import re
+
+    from notation import record as records
+
+    old = re.compile(r"^(.*?)((?:\s*\{[^{}]*\})*)\s*$", re.S).match(item)  # the expression it replaces
+    assert (old[1].strip(), old[2].strip()) == (turn.strip(), after.strip())
+    cut = records._turn_and_outcomes(item)
+    assert (cut[0].strip(), cut[1].strip()) == (turn.strip(), after.strip())
