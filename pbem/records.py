@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from engine import chance
 from notation import record as records
-from pbem.models import OPEN_STATUSES, Game
+from pbem.models import OPEN_STATUSES, Game, Seat
 from pbem.play import kind_of, seated_players, start_state, turns_of
 from pbem.services import par
 from pbem.services.sweep import record_turns
@@ -52,12 +52,23 @@ def outcomes(events: list[dict[str, Any]] | None) -> list[records.Outcome]:
     return [records.Outcome(event["purpose"], tuple(event["values"])) for event in events or ()]
 
 
-def text(session: Session, game: Game) -> str:
-    return records.write_text(record_of(session, game))
+def reader(game: Game, seat: Seat | None) -> int | None | str:
+    """Whose view of the record to write: the whole record once the game is
+    over; while it goes on, the seat's (a player sees the draws they saw,
+    ``?`` for the others), or a spectator's when no seat is given."""
+    if game.status not in OPEN_STATUSES:
+        return records.EVERYONE
+    return seat.number if seat is not None else None
 
 
-def json_text(session: Session, game: Game) -> str:
-    return records.write_json(record_of(session, game))
+def text(session: Session, game: Game, seat: Seat | None = None) -> str:
+    """The record as text, as the player in ``seat`` may read it (``reader``)."""
+    return records.write_text(record_of(session, game), reader(game, seat))
+
+
+def json_text(session: Session, game: Game, seat: Seat | None = None) -> str:
+    """The record as JSON, as the player in ``seat`` may read it (``reader``)."""
+    return records.write_json(record_of(session, game), reader(game, seat))
 
 
 def filename(game: Game, extension: str) -> str:

@@ -193,15 +193,15 @@ def preview(game_id: str):
 def record(game_id: str):
     player = api_player()
     session = get_session()
-    game, _ = game_for_player(session, game_id, player)
+    game, seat = game_for_player(session, game_id, player)
     fmt = request.args.get("format", "text")
     if fmt not in ("text", "json"):
         raise BadInput(f"the record format is text or json, not {fmt!r}")
     if game.status == "inviting" or game.position is None:
         raise BadInput(f"game {game.id} has not started, so it has no record yet")
     if fmt == "json":
-        return Response(records.json_text(session, game), mimetype="application/json")
-    return Response(records.text(session, game), mimetype="text/plain")
+        return Response(records.json_text(session, game, seat), mimetype="application/json")
+    return Response(records.text(session, game, seat), mimetype="text/plain")
 
 
 def _lifecycle(action):

@@ -231,7 +231,7 @@ def board(ctx: Context, cmd: c.Command) -> None:
 
 def record(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
-    ctx.reply(f"The record of game {ctx.game.id}:\n\n{records.text(ctx.session, ctx.game)}", board=False)
+    ctx.reply(f"The record of game {ctx.game.id}:\n\n{records.text(ctx.session, ctx.game, seat_of(ctx.session, ctx.game, ctx.player))}", board=False)
     ctx.commit()
 
 

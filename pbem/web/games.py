@@ -191,10 +191,10 @@ def lifecycle(game_id: str, action: str):
 @sign_in_required
 def record(game_id: str, fmt: str):
     session = get_session()
-    game, _ = game_for_player(session, game_id, current_player())
+    game, seat = game_for_player(session, game_id, current_player())
     if fmt not in ("pgn", "json") or game.position is None:
         abort(404)
-    body = records.json_text(session, game) if fmt == "json" else records.text(session, game)
+    body = records.json_text(session, game, seat) if fmt == "json" else records.text(session, game, seat)
     mimetype = "application/json" if fmt == "json" else "text/plain"
     return Response(body, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{records.filename(game, fmt)}"'})
