@@ -75,3 +75,33 @@ def test_the_downloads_of_a_game_going_on_show_no_other_players_draws(app, hands
         draws = _draws(text)
         assert not set(draws) & set(state.hands[1]), "bob's cards show in alice's record"
         assert set(state.hands[0]) <= set(draws)  # her own draws she sees
+
+
+
+def test_the_board_before_the_first_turn_is_the_dealt_one_not_one_waiting_for_the_deal(app, hands):
+    from test_greenhouse_server import bearer
+    from test_web_pages import sign_in
+
+    from pbem.db import get_session
+    from pbem.mailrobot.outgoing import position_at
+    from pbem.play import start_state
+
+    alice = app.test_client()
+    sign_in(alice, app, "alice@example.org")
+    token = bearer(app)
+    game_id = alice.post("/api/v1/games", headers=token, json={
+        "game": "hands", "players": ["alice@example.org", "bob@example.org"]}).get_json()["id"]
+    assert app.test_client().post(f"/api/v1/games/{game_id}/accept",
+                                  headers=bearer(app, "bob@example.org")).status_code == 200
+    with app.app_context():
+        game = get_session().get(Game, game_id)
+        dealt = game.position
+        assert hands.rules.chance(start_state(game, 2)) is not None  # the origin waits for the deal
+        card = state_of(game).hands[0][0]
+    played = alice.post(f"/api/v1/games/{game_id}/turns", headers=token, json={"turn": f"play {card}", "ply": 0})
+    assert played.status_code in (200, 201), played.get_data(as_text=True)
+    board = alice.get(f"/games/{game_id}/board/0.txt").get_data(as_text=True)
+    assert board.rstrip("\n") == hands.notation.text_diagram(hands.notation.parse_position(dealt)).rstrip("\n")
+    with app.app_context():
+        session = get_session()
+        assert position_at(session, session.get(Game, game_id), 0) == dealt

@@ -50,7 +50,7 @@ from pbem import diagrams
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
 from pbem.models import Game, OutboxMessage, Player, Turn, utcnow
-from pbem.play import kind_of, seat_of, seats_of, start_state, state_of, turns_of
+from pbem.play import dealt_state, kind_of, seat_of, seats_of, state_of, turns_of
 from pbem.services import refusals
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ def position_at(session: Session, game: Game, ply: int) -> str | None:
     if ply == game.ply:
         return game.position
     if ply == 0:
-        return kind_of(game).notation.format_position(start_state(game, len(seats_of(session, game))))
+        return kind_of(game).notation.format_position(dealt_state(game, len(seats_of(session, game))))
     turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
     return turn.position if turn is not None else None
 

@@ -13,7 +13,7 @@ from notation import registry
 from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import ACTIVE, Turn
-from pbem.play import game_for_player, games_of, kind_of, start_state
+from pbem.play import dealt_state, game_for_player, games_of, kind_of
 from pbem.services import games, puzzles, sweep, turns
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
@@ -211,7 +211,7 @@ def board(game_id: str, ply: int, fmt: str):
         position = game.position
     elif ply == 0:
         seats = len(present.seat_map(session, game))
-        position = kind_of(game).notation.format_position(start_state(game, seats))
+        position = kind_of(game).notation.format_position(dealt_state(game, seats))
     else:
         turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
         if turn is None:
