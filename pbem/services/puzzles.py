@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from engine import chance
+from engine.base import settle
 from engine.errors import PbemError, shown
 from notation import registry
 from pbem.models import FINISHED, Game, Player, Seat, utcnow
@@ -66,7 +67,7 @@ def build(kind_name: str, options: dict[str, Any] | None = None, seed: str | Non
                            f"{', '.join(puzzle_kinds()) or 'none'}")
         normalized = kind.rules.normalize_options(kind.rules.puzzle_options() if options is None else options)
         seed = (seed or NEW_SEED()).strip().lower()
-        state = kind.rules.seeded_state(1, normalized, seed)
+        state = _dealt(kind, normalized, seed)
     except PbemError as error:
         raise BadInput(str(error)) from None
     budget = solver_seconds() if seconds is None else float(seconds)
@@ -74,6 +75,13 @@ def build(kind_name: str, options: dict[str, Any] | None = None, seed: str | Non
     return Puzzle(kind=kind.name, options=normalized, seed=seed, seed_hash=chance.commitment(seed), day=day,
                   par=par.found if par else None, lower_bound=par.lower_bound if par else None,
                   optimal=bool(par and par.optimal), solver_seconds=budget)
+
+
+def _dealt(kind: Any, options: dict[str, Any], seed: str) -> Any:
+    """The puzzle's position before the first turn, as its games start:
+    dealt from the seed, after the chance events before the first turn."""
+    return settle(kind.rules, kind.rules.seeded_state(1, options, seed),
+                  lambda event, k: chance.decide(seed, event, 0, k))[0]
 
 
 def make(session: Session, kind_name: str, options: dict[str, Any] | None = None, seed: str | None = None,
@@ -210,7 +218,7 @@ def detail(session: Session, puzzle: Puzzle, viewer: Player | None = None) -> di
     """``summary`` with the dealt position, its diagram, the leaderboard,
     how many games were started and the viewer's own games."""
     kind = registry.get(puzzle.kind)
-    state = kind.rules.seeded_state(1, puzzle.options, puzzle.seed)
+    state = _dealt(kind, puzzle.options, puzzle.seed)
     return summary(puzzle) | {
         "position": kind.notation.format_position(state),
         "diagram": kind.notation.text_diagram(state),
