@@ -166,7 +166,7 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
         if score is None or player.id in seen:
             continue
         seen.add(player.id)
-        entries.append({"player": player.display_name, "score": score, "finished_at": game.finished_at,
+        entries.append({"player": public_name(player), "score": score, "finished_at": game.finished_at,
                         "distance": distance(session, game, puzzle), "game": game.id,
                         "yours": viewer is not None and viewer.id == player.id})
     entries.sort(key=lambda e: (e["score"], e["finished_at"], e["game"]))
@@ -174,6 +174,14 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
         same = index and entries[index - 1]["score"] == entry["score"]
         entry["rank"] = entries[index - 1]["rank"] if same else index + 1
     return entries
+
+
+def public_name(player: Player) -> str:
+    """How a leaderboard, which every signed-in player reads, names a
+    player: the name they chose, else "player #12" (``display_name`` would
+    fall back on the part of the address before the @, which strangers
+    must not learn)."""
+    return player.name.strip() if player.name and player.name.strip() else f"player #{player.id}"
 
 
 def games_started(session: Session, puzzle: Puzzle) -> int:
