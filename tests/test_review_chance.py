@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.base import ChanceEvent
+from test_record_chance_outcomes import finished  # noqa: F401 - fixture
 
 ROLL = ChanceEvent("roll", "attack", 2, sides=6)
 
@@ -59,3 +60,51 @@ def test_a_turn_and_its_outcomes_are_cut_as_before(item, turn, after):
     assert (old[1].strip(), old[2].strip()) == (turn.strip(), after.strip())
     cut = records._turn_and_outcomes(item)
     assert (cut[0].strip(), cut[1].strip()) == (turn.strip(), after.strip())
+
+
+def test_hostile_record_text_and_json_only_ever_raise_record_errors(finished):  # noqa: F811
+    """Braces, '0.' lines and outcomes put anywhere in a real record of
+    Hands, and outcomes of every wrong type in its JSON: a ``RecordError``
+    or a record that checks, never another exception."""
+    import json
+    import random
+
+    from engine.errors import RecordError
+    from notation import record as records
+    text = finished
+    assert text.startswith('[Game "hands"]') and "{draw " in text
+    failures = []
+
+    def attempt(candidate: str) -> None:
+        try:
+            record = records.read(candidate)
+            records.check(record)
+            records.write_text(record)
+            records.write_json(record)
+        except RecordError:
+            pass
+        except Exception as error:  # noqa: BLE001 - what the test looks for
+            failures.append(f"{type(error).__name__}: {error} in {candidate[-300:]!r}")
+
+    rng = random.Random(7)
+    pieces = ["{", "}", "{draw}", "{draw ?}", "{draw kiwi}", "0. ", "\n0. {draw ant}\n", "{ }", "{{draw kiwi}}",
+              "{draw " + "x" * 20000 + "}", "|", " 1. ", "{Draw kiwi}", "{-x y}", "\n2. {draw kiwi}\n", "{draw ٣}"]
+    for _ in range(600):
+        candidate = text
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(candidate))
+            candidate = candidate[:at] + rng.choice(pieces) + candidate[at:]
+        attempt(candidate)
+    data = json.loads(records.write_json(records.read(text)))
+    for value in [1, "x", [1], [None], [{}], [{"purpose": 1, "values": 1}], [{"purpose": "draw", "values": "kiwi"}],
+                  [{"purpose": "draw", "values": [None]}], [{"purpose": "draw", "values": {"a": 1}}],
+                  {"purpose": "draw"}, [{"purpose": "draw", "values": ["?"]}], [{"purpose": ["draw"], "values": []}],
+                  1.5, True, [[1, 2]], ["draw"]]:
+        for where in ("start", "turn"):
+            changed = json.loads(json.dumps(data))
+            if where == "start":
+                changed["start_chance"] = value
+            else:
+                changed["turns"][0]["chance"] = value
+            attempt(json.dumps(changed))
+    assert not failures, failures[:5]
