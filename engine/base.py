@@ -93,9 +93,10 @@ class ChanceEvent:
         if self.count < 1 or (self.kind == "draw" and self.count > len(self.items)) \
                 or (self.kind == "roll" and self.sides < 2):
             raise ValueError(f"impossible chance event {self!r}")
-        for item in self.items:  # records write them as {draw kiwi}
-            if not isinstance(item, str) or not item or re.search(r"[\s{}|]", item):
-                raise ValueError(f"a drawn item is a word without spaces, braces or '|'; not {item!r}")
+        for item in self.items:  # records write them as {draw kiwi}; "2." would start a round there
+            if not isinstance(item, str) or not item or re.search(r"[\s{}|]", item) or re.fullmatch(r"\d+\.", item):
+                raise ValueError(f"a drawn item is a word without spaces, braces or '|', and not a number and a "
+                                 f"dot (a round's number in a record); not {item!r}")
 
     def allows(self, outcome: Sequence[str]) -> bool:
         """True when ``outcome`` is one this event can produce."""
