@@ -430,7 +430,11 @@ def _outcomes_from(data: Any, where: str) -> list[Outcome]:
     if data is None:
         return []
     try:
-        found = [Outcome(str(o["purpose"]), tuple(str(v) for v in o["values"])) for o in data]
+        if not isinstance(data, list) or not all(isinstance(o, dict) and isinstance(o["values"], list)
+                                                 and isinstance(o["purpose"], str) for o in data) \
+                or any(type(v) not in (str, int) for o in data for v in o["values"]):
+            raise TypeError("not a list of outcomes")  # a string's letters are no list of values
+        found = [Outcome(o["purpose"], tuple(str(v) for v in o["values"])) for o in data]
     except (KeyError, TypeError, AttributeError):
         raise RecordError(f"the chance outcomes {where} are a list of objects such as "
                           '{"purpose": "draw", "values": ["kiwi"]}') from None

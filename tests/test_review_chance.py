@@ -118,3 +118,22 @@ def test_a_draw_of_items_a_record_cannot_write_back_is_refused_by_the_engine(ite
     with pytest.raises(ValueError, match="item"):
         ChanceEvent("draw", "draw", 1, ("kiwi", item))
     assert ChanceEvent("draw", "draw", 1, ("kiwi", "r2-d2", "ÿ", "2", "2.5", "?")).allows(("ÿ",))
+
+
+@pytest.mark.parametrize("outcomes", [
+    "kiwi", {"purpose": "draw", "values": ["kiwi"]}, [{"purpose": "draw", "values": "kiwi"}],
+    [{"purpose": "draw", "values": {"kiwi": 1}}], [{"purpose": "draw", "values": [None]}],
+    [{"purpose": "draw", "values": [True]}], [{"purpose": "draw", "values": [["kiwi"]]}],
+    [{"purpose": ["draw"], "values": ["kiwi"]}], ["draw kiwi"],
+])
+def test_json_outcomes_of_the_wrong_shape_are_refused_naming_the_shape(outcomes):
+    """Not read leniently: the letters of "kiwi" are no outcome of four draws."""
+    import json
+
+    from engine.errors import RecordError
+    from notation import record as records
+
+    data = {"game": "logger", "players": ["A", "B"], "result": "*",
+            "turns": [{"turn": "a1", "chance": outcomes}]}
+    with pytest.raises(RecordError, match=r'are a list of objects such as \{"purpose": "draw"'):
+        records.read(json.dumps(data))
