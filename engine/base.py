@@ -93,13 +93,20 @@ class ChanceEvent:
         if self.count < 1 or (self.kind == "draw" and self.count > len(self.items)) \
                 or (self.kind == "roll" and self.sides < 2):
             raise ValueError(f"impossible chance event {self!r}")
+        for item in self.items:  # records write them as {draw kiwi}; "2." would start a round there
+            if not isinstance(item, str) or not item or re.search(r"[\s{}|]", item) or re.fullmatch(r"\d+\.", item):
+                raise ValueError(f"a drawn item is a word without spaces, braces or '|', and not a number and a "
+                                 f"dot (a round's number in a record); not {item!r}")
 
     def allows(self, outcome: Sequence[str]) -> bool:
         """True when ``outcome`` is one this event can produce."""
         if len(outcome) != self.count:
             return False
         if self.kind == "roll":
-            return all(str(o).isdigit() and 1 <= int(o) <= self.sides and str(int(o)) == o for o in outcome)
+            # ASCII digits only, and no longer than the number of sides: int() takes
+            # other digits ("²" passes isdigit but not int) and refuses very long ones
+            return all(isinstance(o, str) and re.fullmatch(r"[1-9][0-9]*", o) is not None
+                       and len(o) <= len(str(self.sides)) and int(o) <= self.sides for o in outcome)
         left = list(self.items)
         for item in outcome:
             if item not in left:

@@ -43,8 +43,6 @@ _KNOWN = ("Game", "Options", "Date", "EndDate", "Start", "Result")
 #: a chance outcome in the text: ``{draw kiwi}``, ``{attack 3 5 1}``
 _OUTCOME = re.compile(r"\{\s*([^{}\s]+)((?:\s+[^{}\s]+)*)\s*\}")
 _PURPOSE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
-#: a turn followed by the chance outcomes that came after it
-_TURN_AND_OUTCOMES = re.compile(r"^(.*?)((?:\s*\{[^{}]*\})*)\s*$", re.S)
 
 #: ``viewer`` of the record writers: the whole record, every outcome shown
 EVERYONE = "everyone"
@@ -220,6 +218,23 @@ def _read_outcomes(text: str, line_number: int) -> list[Outcome]:
     return found
 
 
+def _turn_and_outcomes(item: str) -> tuple[str, str]:
+    """``item`` cut into a turn and the ``{...}`` groups that end it (the
+    chance outcomes after the turn), scanning back from the end once: time
+    linear in the length (a regular expression took quadratic time on a
+    hostile line of many groups)."""
+    end = len(item.rstrip())
+    cut = end
+    while end > 0 and item[end - 1] == "}":
+        start = item.rfind("{", 0, end - 1)
+        if start < 0 or item.find("}", start + 1, end - 1) >= 0:
+            break
+        cut = end = start
+        while end > 0 and item[end - 1].isspace():
+            end -= 1
+    return item[:cut], item[cut:]
+
+
 def _trim(chance_lists: list[list[Outcome]]) -> list[list[Outcome]]:
     while chance_lists and not chance_lists[-1]:
         chance_lists.pop()
@@ -306,12 +321,12 @@ def read_text(text: str) -> Record:
                 if any(not t for t in items):
                     raise RecordError(f"line {line_number}: an empty turn between '|' separators")
                 for item in items:
-                    split = _TURN_AND_OUTCOMES.match(item)
-                    if split is None or not split[1].strip():
+                    turn, after = _turn_and_outcomes(item)
+                    if not turn.strip():
                         raise RecordError(f"line {line_number}: a chance outcome {quote(item)} comes after a turn, "
                                           "such as 'play ant {draw kiwi}'")
-                    turns.append(split[1].strip())
-                    chance_lists.append(_read_outcomes(split[2], line_number))
+                    turns.append(turn.strip())
+                    chance_lists.append(_read_outcomes(after, line_number))
                 rounds.extend([expected_round] * len(items))
                 expected_round += 1
             continue
@@ -415,7 +430,11 @@ def _outcomes_from(data: Any, where: str) -> list[Outcome]:
     if data is None:
         return []
     try:
-        found = [Outcome(str(o["purpose"]), tuple(str(v) for v in o["values"])) for o in data]
+        if not isinstance(data, list) or not all(isinstance(o, dict) and isinstance(o["values"], list)
+                                                 and isinstance(o["purpose"], str) for o in data) \
+                or any(type(v) not in (str, int) for o in data for v in o["values"]):
+            raise TypeError("not a list of outcomes")  # a string's letters are no list of values
+        found = [Outcome(o["purpose"], tuple(str(v) for v in o["values"])) for o in data]
     except (KeyError, TypeError, AttributeError):
         raise RecordError(f"the chance outcomes {where} are a list of objects such as "
                           '{"purpose": "draw", "values": ["kiwi"]}') from None

@@ -46,6 +46,13 @@ def start_state(game: Game, players: int, seed: str | None = None) -> Any:
     return kind.rules.initial_state(players, game.options)
 
 
+def dealt_state(game: Game, players: int) -> Any:
+    """The position before the first turn as it was played from: the start
+    after the chance events settled before the first turn (a deal of
+    cards), not the origin that waits for them (``start_state``)."""
+    return settled(game, start_state(game, players), 0)[0]
+
+
 def settled(game: Game, state: Any, ply: int, seed: str | None = None) -> tuple[Any, list[dict[str, Any]] | None]:
     """``state`` after the chance events it waits for (a draw, a roll) once
     ``ply`` turns are played (0: before the first), each decided from the

@@ -53,10 +53,13 @@ def outcomes(events: list[dict[str, Any]] | None) -> list[records.Outcome]:
 
 
 def text(session: Session, game: Game) -> str:
+    """The whole record as text, every outcome shown.  What leaves the server
+    for a player goes through ``pbem.services.views.record_text``."""
     return records.write_text(record_of(session, game))
 
 
 def json_text(session: Session, game: Game) -> str:
+    """The whole record as JSON (see ``text``)."""
     return records.write_json(record_of(session, game))
 
 

@@ -80,6 +80,15 @@ def detour(position: str) -> list[str]:
     return [GREENHOUSE.notation.format_turn(state, first)] + solution(GREENHOUSE.notation.format_position(after))
 
 
+def name_players(app, **names: str) -> None:
+    from pbem.db import get_session
+    from pbem.services.accounts import player_for_email, set_name
+
+    with app.app_context():
+        for who, name in names.items():
+            set_name(get_session(), player_for_email(get_session(), f"{who}@example.org"), name)
+
+
 def distance(puzzle: Puzzle, breedings: int) -> str:
     par = PuzzlePar(puzzle.par, puzzle.lower_bound, puzzle.optimal)
     return GREENHOUSE.rules.distance_from_par(par, breedings)
@@ -163,6 +172,7 @@ def test_the_leaderboard_ranks_first_solved_games_by_breedings_and_leaves_out_gi
     for name in ("alice", "bob", "carol", "dave"):
         people[name] = app.test_client()
         sign_in(people[name], app, f"{name}@example.org")
+    name_players(app, alice="Alice", bob="Bob")  # a player without a name is "player #N" there
     dealt = GREENHOUSE.notation.format_position(GREENHOUSE.rules.seeded_state(1, OPTIONS, SEED))
     long_line, short_line = detour(dealt), solution(dealt)
     assert len(long_line) > len(short_line)
@@ -179,12 +189,12 @@ def test_the_leaderboard_ranks_first_solved_games_by_breedings_and_leaves_out_gi
     data = people["dave"].get(f"/api/v1/puzzles/{puzzle.id}", headers=bearer(app, "dave@example.org")).get_json()
     board = data["leaderboard"]
     assert [(e["rank"], e["player"], e["score"]) for e in board] == [
-        (1, "bob", len(short_line)), (2, "alice", len(long_line))]
+        (1, "Bob", len(short_line)), (2, "Alice", len(long_line))]
     assert board[1]["game"] == first and board[1]["distance"] == distance(puzzle, len(long_line))
     assert data["games_started"] == 5 and "@" not in str(board)
     page = people["dave"].get(f"/puzzles/{puzzle.id}").get_data(as_text=True)
     table = page[page.index('id="leaderboard"'):]
-    assert "bob" in table and "alice" in table and "carol" not in table
+    assert "Bob" in table and "Alice" in table and "carol" not in table
     assert "@example.org" not in table and distance(puzzle, len(long_line)) in table
     mine = people["alice"].get(f"/puzzles/{puzzle.id}").get_data(as_text=True)
     assert f"/games/{first}" in mine and f"/games/{again}" in mine and "Only your first solved game counts" in mine

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from engine import chance
+from engine.base import settle
 from engine.errors import PbemError, shown
 from notation import registry
 from pbem.models import FINISHED, Game, Player, Seat, utcnow
@@ -66,7 +67,7 @@ def build(kind_name: str, options: dict[str, Any] | None = None, seed: str | Non
                            f"{', '.join(puzzle_kinds()) or 'none'}")
         normalized = kind.rules.normalize_options(kind.rules.puzzle_options() if options is None else options)
         seed = (seed or NEW_SEED()).strip().lower()
-        state = kind.rules.seeded_state(1, normalized, seed)
+        state = _dealt(kind, normalized, seed)
     except PbemError as error:
         raise BadInput(str(error)) from None
     budget = solver_seconds() if seconds is None else float(seconds)
@@ -74,6 +75,13 @@ def build(kind_name: str, options: dict[str, Any] | None = None, seed: str | Non
     return Puzzle(kind=kind.name, options=normalized, seed=seed, seed_hash=chance.commitment(seed), day=day,
                   par=par.found if par else None, lower_bound=par.lower_bound if par else None,
                   optimal=bool(par and par.optimal), solver_seconds=budget)
+
+
+def _dealt(kind: Any, options: dict[str, Any], seed: str) -> Any:
+    """The puzzle's position before the first turn, as its games start:
+    dealt from the seed, after the chance events before the first turn."""
+    return settle(kind.rules, kind.rules.seeded_state(1, options, seed),
+                  lambda event, k: chance.decide(seed, event, 0, k))[0]
 
 
 def make(session: Session, kind_name: str, options: dict[str, Any] | None = None, seed: str | None = None,
@@ -158,7 +166,7 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
         if score is None or player.id in seen:
             continue
         seen.add(player.id)
-        entries.append({"player": player.display_name, "score": score, "finished_at": game.finished_at,
+        entries.append({"player": public_name(player), "score": score, "finished_at": game.finished_at,
                         "distance": distance(session, game, puzzle), "game": game.id,
                         "yours": viewer is not None and viewer.id == player.id})
     entries.sort(key=lambda e: (e["score"], e["finished_at"], e["game"]))
@@ -166,6 +174,14 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
         same = index and entries[index - 1]["score"] == entry["score"]
         entry["rank"] = entries[index - 1]["rank"] if same else index + 1
     return entries
+
+
+def public_name(player: Player) -> str:
+    """How a leaderboard, which every signed-in player reads, names a
+    player: the name they chose, else "player #12" (``display_name`` would
+    fall back on the part of the address before the @, which strangers
+    must not learn)."""
+    return player.name.strip() if player.name and player.name.strip() else f"player #{player.id}"
 
 
 def games_started(session: Session, puzzle: Puzzle) -> int:

@@ -27,7 +27,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from engine import chance
 from engine.base import Game as Rules
+from engine.base import settle
 from notation import record as record_format
 from notation import registry
 from pbem import diagrams, records
@@ -169,7 +171,8 @@ def published_deal(kind_name: str, options: dict[str, str], seed: str, players: 
     """The deal of a published seed (a puzzle: no stored game, no seat), as
     anyone not seated sees it: its position string and text diagram."""
     kind = registry.get(kind_name)
-    state = kind.rules.seeded_state(players, options, seed)
+    state, _ = settle(kind.rules, kind.rules.seeded_state(players, options, seed),
+                      lambda event, k: chance.decide(seed, event, 0, k))  # as its games start
     viewed = kind.rules.view(state, None)
     return kind.notation.format_position(viewed), kind.notation.text_diagram(viewed)
 
