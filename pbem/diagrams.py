@@ -1,7 +1,8 @@
 """Board diagrams for every game: one SVG renderer (web), one PNG renderer
 (email) and the notation's text diagram (plain-text email), all drawn from
 the game's ``notation.base.Diagram`` without knowing the game.  Rendered
-diagrams are cached per (game, options, position, format).
+diagrams are cached per (game, options, position, format), and a PNG is
+drawn from cached pieces (``pbem.diagram_sprites``, ``docs/diagrams.md``).
 
 Piece kinds drawn: "tree" (size = stage 1-3, marked = a protester on it),
 "logger", "pyramid" (player colour, size 1-3), "stone", "blocked"; any other
@@ -286,6 +287,15 @@ def render(game: str, options: Mapping[str, str], position: str, fmt: str) -> st
 
 @lru_cache(maxsize=1024)
 def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str) -> str | bytes:
+    return render_fresh(game, dict(options), position, fmt)
+
+
+def render_fresh(game: str, options: Mapping[str, str], position: str, fmt: str) -> str | bytes:
+    """What ``render`` gives, drawn now rather than taken from the cache of
+    rendered positions (the PNG's empty board and sprites still come from
+    theirs): what a new position costs, as the benchmarks measure it."""
+    if fmt not in FORMATS:
+        raise KeyError(fmt)
     notation = registry.get(game).notation
     state = notation.parse_position(position, dict(options))
     if fmt == "txt":
@@ -294,5 +304,7 @@ def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt:
     return render_svg(diagram) if fmt == "svg" else render_png(diagram)
 
 
-def cache_info():
+def cache_info() -> Any:
+    """Hits and misses of the cache of rendered positions (the PNG's board
+    and sprite caches: ``pbem.diagram_sprites.cache_info``)."""
     return _render.cache_info()
