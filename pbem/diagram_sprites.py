@@ -199,7 +199,8 @@ class Painter:
             width, height = sprite.image.size
             box = (left, top, left + width, top + height)
             if left >= 0 and top >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
-                if self.image.crop(box).getextrema() == tuple((c, c) for c in background):
+                found = self.image.crop(box).getcolors(1)  # None: more than one colour
+                if found is not None and found[0][1] == background:
                     self.image.paste(sprite.image, box[:2])
                     return
         zones.png(self.draw, ops, 0, 0, self.font)

@@ -14,7 +14,6 @@ legend naming them.
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from typing import Any, Mapping
 from xml.sax.saxutils import escape, quoteattr
@@ -237,7 +236,7 @@ def png_image(diagram: Diagram, cached: bool = True) -> Any:
     """The diagram as a Pillow RGB image.  ``cached`` draws it from the
     cached empty board and sprites (``pbem.diagram_sprites``); without it
     every shape is drawn directly.  Both give the same pixels."""
-    from PIL import ImageDraw, ImageFont
+    from PIL import ImageDraw
 
     width, height, block, zones_top, caption_top = _layout(diagram)
     font = _sized_font
