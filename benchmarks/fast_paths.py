@@ -24,7 +24,7 @@ import sys
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import Sequence
+from typing import Sequence, TextIO
 
 HERE = Path(__file__).resolve().parent
 PREFIX = "fast_paths_"
@@ -74,12 +74,13 @@ def table(lines: Sequence[tuple[str, ...]]) -> str:
     return "\n".join(out)
 
 
-def run(names: Sequence[str], out=sys.stdout) -> int:
+def run(names: Sequence[str], out: TextIO | None = None) -> int:
     """Measure the rows of the modules ``names`` on every database, print
     the table, its notes and a summary; the exit code (1 if a module
     failed)."""
     from fast_paths_common import Database, databases
 
+    out = out or sys.stdout
     rows, errors = [], []
     for name in names:
         try:

@@ -44,3 +44,30 @@ def test_row_modules_are_found_by_name_and_a_wrong_name_is_refused():
     assert fast_paths.module_names("boards") == ["boards"]
     done = run("--only", "nosuch")
     assert done.returncode != 0 and "no row module fast_paths_nosuch.py" in done.stderr
+
+
+def test_each_database_gets_its_rows_and_a_failing_module_is_reported(monkeypatch, capsys):
+    sys.path.insert(0, str(RUNNER.parent))
+    import fast_paths
+    from fast_paths_common import Row
+
+    class Measured:
+        USES_DATABASE = True
+
+        @staticmethod
+        def rows(database):
+            return [Row("a path", database.name, "at most x", 2.0, 3.0, floor=1.0, floor_name="a floor")]
+
+    class Broken:
+        @staticmethod
+        def rows(database):
+            raise RuntimeError("no figures today")
+
+    monkeypatch.setenv("PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none")
+    monkeypatch.setattr(fast_paths, "load", lambda name: {"fine": Measured, "broken": Broken}[name])
+    assert fast_paths.run(["fine", "broken"]) == 1
+    out = capsys.readouterr().out
+    assert [line.split()[2] for line in out.splitlines() if line.startswith("a path")] == ["SQLite", "PostgreSQL"]
+    assert "3.00x" in out and "<= 2x" in out and "MISS" in out
+    assert "ERROR in fast_paths_broken.py" in out and "no figures today" in out
+    assert out.splitlines()[-1] == "2 rows: 0 PASS, 2 MISS, 1 module(s) failed"
