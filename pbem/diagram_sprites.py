@@ -33,8 +33,9 @@ from pbem import diagram_zones as zones
 #: empty boards kept: one a (game, players, caption lines) in play, each at
 #: most about 1 MB (a 9x9 board)
 BOARDS = 32
-#: sprites kept: at most about 45 kB each (a Martian Greenhouse stack), so
-#: at most about 40 MB, most of them a few kB (a piece on a square)
+#: sprites kept: at most about 50 kB each (a Martian Greenhouse stack, a long
+#: caption line; Pillow keeps 4 bytes a pixel), so at most about 50 MB, most
+#: of them about 12 kB (a piece on a square)
 SPRITES = 1024
 
 
