@@ -6,8 +6,13 @@ A row module is ``benchmarks/fast_paths_<name>.py`` with a function
 ``rows(database: Database) -> list[Row]``: it measures its paths and their
 floors side by side, in the same run, on ``database``.  The runner calls
 every row module once per database (SQLite always; PostgreSQL too when
-``PBEM_TEST_POSTGRES_URL`` is set) and prints the table.  Nothing here is
-part of the test command.
+``PBEM_TEST_POSTGRES_URL`` is set) and prints the table.  A module that
+touches no database sets ``USES_DATABASE = False`` and is called once, its
+rows under the database "-".  Nothing here is part of the test command.
+
+``PBEM_BENCH_REPEATS`` (set by the runner's ``--repeats N``) overrides how
+many times ``median_ms`` and ``interleaved_ms`` measure when a row module
+does not say, so a quick run (a test of the runner) stays quick.
 """
 
 from __future__ import annotations
@@ -91,8 +96,17 @@ class Row:
         return self.figure < self.goal
 
 
-def median_ms(action: Callable[[], object], repeats: int = 50, warmup: int = 5) -> float:
-    """The median time of ``action`` in milliseconds, after ``warmup`` calls."""
+def repeats(default: int = 50) -> int:
+    """How many times to measure: ``PBEM_BENCH_REPEATS`` when set, else
+    ``default``."""
+    return max(1, int(os.environ.get("PBEM_BENCH_REPEATS") or default))
+
+
+def median_ms(action: Callable[[], object], repeats: int | None = None, warmup: int | None = None) -> float:
+    """The median time of ``action`` in milliseconds, after ``warmup`` calls
+    (by default 50 repeats, or ``PBEM_BENCH_REPEATS``, and 5 warm-up calls
+    at most)."""
+    repeats, warmup = _counts(repeats, warmup)
     for _ in range(warmup):
         action()
     times = []
@@ -103,11 +117,12 @@ def median_ms(action: Callable[[], object], repeats: int = 50, warmup: int = 5) 
     return statistics.median(times)
 
 
-def interleaved_ms(actions: dict[str, Callable[[], object]], repeats: int = 50,
-                   warmup: int = 5) -> dict[str, float]:
+def interleaved_ms(actions: dict[str, Callable[[], object]], repeats: int | None = None,
+                   warmup: int | None = None) -> dict[str, float]:
     """Median milliseconds of each action, measured in turn one call after
     another (a, b, a, b, ...), so a path and its floor share the machine's
-    ups and downs."""
+    ups and downs (counts as for ``median_ms``)."""
+    repeats, warmup = _counts(repeats, warmup)
     for _ in range(warmup):
         for action in actions.values():
             action()
@@ -118,3 +133,8 @@ def interleaved_ms(actions: dict[str, Callable[[], object]], repeats: int = 50,
             action()
             times[name].append((time.perf_counter() - start) * 1000)
     return {name: statistics.median(found) for name, found in times.items()}
+
+
+def _counts(repeats_: int | None, warmup: int | None) -> tuple[int, int]:
+    count = repeats() if repeats_ is None else repeats_
+    return count, min(5, count) if warmup is None else warmup

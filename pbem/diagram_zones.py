@@ -80,6 +80,7 @@ def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
 
 
 def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
+    """The operations moved by (dx, dy)."""
     moved = []
     for op in ops:
         if op[0] == "rect":
@@ -96,6 +97,9 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
         else:
             moved.append(op)
     return moved
+
+
+moved = _moved
 
 
 def _zone(zone: Zone, colour, piece_shapes) -> Block:
@@ -204,13 +208,13 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
         block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
         block.ops.append(("rect", (x, y, x + TILE, y + TILE), fill, "#8d7b55", 0))
         if tile.piece is not None:
-            block.ops.extend(_piece_ops(piece_shapes(tile.piece, x, y)))
+            block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))
         block.ops.append(("text", (x + 3, y + 8, tile.label, 10, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
 
 
-def _piece_ops(shapes: list) -> list[Op]:
+def piece_ops(shapes: list) -> list[Op]:
     """``pbem.diagrams._shapes`` output as operations."""
     ops: list[Op] = []
     for shape, data, fill in shapes:
@@ -237,12 +241,16 @@ def _grid(zone: Zone, colour, piece_shapes) -> Block:
     for (file, rank), piece in sorted(diagram.cells.items()):
         x, y = file * cell, (diagram.ranks - 1 - rank) * cell
         block.ops.append(("group", f"{diagram.square_name(file, rank)}: {piece.kind} {piece.label}"))
-        block.ops.extend(_piece_ops(piece_shapes(piece, x, y)))
+        block.ops.extend(piece_ops(piece_shapes(piece, x, y)))
         block.ops.append(("end",))
     return block
 
 
 # -- drawing -----------------------------------------------------------------
+#: Pillow's text anchor for each SVG ``text-anchor`` (else "lm")
+ANCHORS = {"middle": "mm", "end": "rm"}
+
+
 def _n(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -292,4 +300,4 @@ def png(draw: Any, ops: list[Op], dx: float, dy: float, font: Callable[[int], An
             draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=op[2], outline=op[3])
         elif op[0] == "text":
             x, y, text, size, anchor, _ = op[1]
-            draw.text((x, y), text, fill=op[2], font=font(size), anchor={"middle": "mm", "end": "rm"}.get(anchor, "lm"))
+            draw.text((x, y), text, fill=op[2], font=font(size), anchor=ANCHORS.get(anchor, "lm"))

@@ -1,7 +1,8 @@
 """Board diagrams for every game: one SVG renderer (web), one PNG renderer
 (email) and the notation's text diagram (plain-text email), all drawn from
 the game's ``notation.base.Diagram`` without knowing the game.  Rendered
-diagrams are cached per (game, options, position, format).
+diagrams are cached per (game, options, position, format), and a PNG is
+drawn from cached pieces (``pbem.diagram_sprites``, ``docs/diagrams.md``).
 
 Piece kinds drawn: "tree" (size = stage 1-3, marked = a protester on it),
 "logger", "pyramid" (player colour, size 1-3), "stone", "blocked"; any other
@@ -13,13 +14,14 @@ legend naming them.
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from typing import Any, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from notation import registry
+from pbem import diagram_sprites as sprites
 from pbem import diagram_zones as zones
+from pbem import png_encode
 from notation.base import PLAYER_COLOURS as _PALETTE
 from notation.base import Diagram, Piece, player_colour
 
@@ -180,13 +182,20 @@ def render_svg(diagram: Diagram) -> str:
 
 
 # -- PNG ---------------------------------------------------------------------
-def render_png(diagram: Diagram) -> bytes:
+WHITE = (255, 255, 255)
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    return int(css[1:3], 16), int(css[3:5], 16), int(css[5:7], 16)
+
+
+def _draw_board(diagram: Diagram, width: int, height: int) -> Any:
+    """The picture with the empty board on it: squares, ranks and files."""
     from PIL import Image, ImageDraw, ImageFont
 
-    width, height, block, zones_top, caption_top = _layout(diagram)
     image = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(image)
-    font, bold = _font(ImageFont, 13), _font(ImageFont, 16)
+    font = _font(ImageFont, 13)
     for rank in range(diagram.ranks):
         for file in range(diagram.files):
             x, y = _origin(diagram, file, rank)
@@ -197,32 +206,63 @@ def render_png(diagram: Diagram) -> bytes:
     for file in range(diagram.files):
         x, _ = _origin(diagram, file, 0)
         draw.text((x + CELL / 2, 8 + diagram.ranks * CELL + MARGIN / 2), chr(ord("a") + file), fill=INK, font=font, anchor="mm")
+    return image
+
+
+def _groups(diagram: Diagram, width: int, block: zones.Block | None, zones_top: int,
+            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int]]]:
+    """Everything drawn over the empty board, in drawing order, as groups of
+    operations, each with the background it stands on."""
+    found = []
     for (file, rank), piece in sorted(diagram.cells.items()):
         x, y = _origin(diagram, file, rank)
-        for shape, data, fill in _shapes(piece, x, y):
-            if shape == "polygon":
-                draw.polygon(data, fill=fill, outline="#1b1b1b")
-            elif shape == "circle":
-                cx, cy, r = data
-                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline="#1b1b1b")
-            elif shape == "rect":
-                draw.rectangle(data, fill=fill)
-            else:
-                draw.text((data[0], data[1]), data[2], fill=fill, font=bold, anchor="mm")
+        square = _rgb(BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK)
+        found.append((zones.piece_ops(_shapes(piece, x, y)), square))
     if block is not None:
-        zones.png(draw, block.ops, 8, zones_top, lambda size: _font(ImageFont, size))
+        found.extend((group, WHITE) for group in sprites.groups(zones.moved(block.ops, 8, zones_top)))
     y = caption_top
     for line in diagram.caption:
-        draw.text((4, y + LINE / 2), line, fill=INK, font=font, anchor="lm")
+        found.append(([("text", (4, y + LINE / 2, line, 13, "start", False), INK)], WHITE))
         y += LINE
     for shape, data, fill in _legend_shapes(diagram, width, y) if diagram.players else ():
         if shape == "rect":
-            draw.rectangle(data, fill=fill, outline="#1b1b1b")
+            found.append(([("rect", data, fill, "#1b1b1b", 0)], WHITE))
         else:
-            draw.text((data[0], data[1]), data[2], fill=fill, font=font, anchor="lm")
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return buffer.getvalue()
+            found.append(([("text", (data[0], data[1], data[2], 13, "start", False), fill)], WHITE))
+    return found
+
+
+def png_image(diagram: Diagram, cached: bool = True) -> Any:
+    """The diagram as a Pillow RGB image.  ``cached`` draws it from the
+    cached empty board and sprites (``pbem.diagram_sprites``); without it
+    every shape is drawn directly.  Both give the same pixels."""
+    from PIL import ImageDraw
+
+    width, height, block, zones_top, caption_top = _layout(diagram)
+    font = _sized_font
+    if cached:
+        image = sprites.board((diagram.files, diagram.ranks, width, height),
+                              lambda: _draw_board(diagram, width, height))
+        painter = sprites.Painter(image, font)
+        for ops, background in _groups(diagram, width, block, zones_top, caption_top):
+            painter.paint(ops, background)
+    else:
+        image = _draw_board(diagram, width, height)
+        draw = ImageDraw.Draw(image)
+        for ops, _ in _groups(diagram, width, block, zones_top, caption_top):
+            zones.png(draw, ops, 0, 0, font)
+    return image
+
+
+def render_png(diagram: Diagram) -> bytes:
+    """The diagram as a PNG file (``pbem.png_encode``)."""
+    return png_encode.encode_rgb(png_image(diagram))
+
+
+def _sized_font(size: int) -> Any:
+    from PIL import ImageFont
+
+    return _font(ImageFont, size)
 
 
 @lru_cache(maxsize=16)
@@ -246,6 +286,15 @@ def render(game: str, options: Mapping[str, str], position: str, fmt: str) -> st
 
 @lru_cache(maxsize=1024)
 def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str) -> str | bytes:
+    return render_fresh(game, dict(options), position, fmt)
+
+
+def render_fresh(game: str, options: Mapping[str, str], position: str, fmt: str) -> str | bytes:
+    """What ``render`` gives, drawn now rather than taken from the cache of
+    rendered positions (the PNG's empty board and sprites still come from
+    theirs): what a new position costs, as the benchmarks measure it."""
+    if fmt not in FORMATS:
+        raise KeyError(fmt)
     notation = registry.get(game).notation
     state = notation.parse_position(position, dict(options))
     if fmt == "txt":
@@ -254,5 +303,7 @@ def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt:
     return render_svg(diagram) if fmt == "svg" else render_png(diagram)
 
 
-def cache_info():
+def cache_info() -> Any:
+    """Hits and misses of the cache of rendered positions (the PNG's board
+    and sprite caches: ``pbem.diagram_sprites.cache_info``)."""
     return _render.cache_info()

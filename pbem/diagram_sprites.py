@@ -1,0 +1,207 @@
+"""The caches that make a PNG board fast without changing a pixel: each
+empty board drawn once, and each piece, stack, card, die, caption line...
+drawn once as a sprite and pasted where it goes.
+
+A picture is drawn as groups of operations (``pbem.diagram_zones.Op``): a
+piece on its square, a zone's group (a stack, a card), a loose line of
+text.  ``Painter.paint`` draws a group by pasting its sprite: the group's
+operations moved to an integer origin (so the sprite is the same wherever
+the group stands: the fractions of every coordinate are kept), drawn once
+on the background it stands on (a square's colour, white), and cropped to
+the pixels they change.  The sprite is pasted only where the picture still
+shows that plain background under it; anywhere else (something drawn there
+before it), and for a group whose drawing would not fit its sprite, the
+group is drawn directly, as it always was.  Either way the pixels are the
+ones direct drawing gives (``tests/test_diagram_sprites.py`` checks every
+piece kind on every square, and the stored fingerprints every grid board).
+
+Both caches are bounded LRUs behind a lock, shared by a process's threads;
+the images in them are never changed once made (boards are copied before
+drawing on them).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+from pbem import diagram_zones as zones
+
+#: empty boards kept: one a (game, players, caption lines) in play, each at
+#: most about 1 MB (a 9x9 board)
+BOARDS = 32
+#: sprites kept: at most about 50 kB each (a Martian Greenhouse stack, a long
+#: caption line; Pillow keeps 4 bytes a pixel), so at most about 50 MB, most
+#: of them about 12 kB (a piece on a square)
+SPRITES = 1024
+
+
+class LRU:
+    """A bounded least-recently-used cache that threads may share."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.hits = self.misses = 0
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value for ``key``, made by ``make()`` the first time (outside
+        the lock: two threads may both make it, and one is kept)."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return self._items[key]
+            self.misses += 1
+        value = make()
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.hits = self.misses = 0
+
+    def info(self) -> dict[str, int]:
+        with self._lock:
+            return {"hits": self.hits, "misses": self.misses, "size": len(self._items), "maxsize": self.maxsize}
+
+
+boards = LRU(BOARDS)
+sprites = LRU(SPRITES)
+
+
+def cache_info() -> dict[str, dict[str, int]]:
+    """Hits, misses and sizes of the board and sprite caches."""
+    return {"boards": boards.info(), "sprites": sprites.info()}
+
+
+def clear() -> None:
+    """Empty both caches (benchmarks measure a cold start with it)."""
+    boards.clear()
+    sprites.clear()
+
+
+def board(key: Hashable, draw: Callable[[], Any]) -> Any:
+    """A copy of the empty board ``key``, drawn by ``draw()`` the first
+    time; the copy is the caller's to draw on."""
+    return boards.get(key, draw).copy()
+
+
+def groups(ops: Iterable[zones.Op]) -> Iterator[list[zones.Op]]:
+    """The operations in drawing order, one list a group: a "group" ...
+    "end" run (markers dropped), or one loose operation."""
+    current: list[zones.Op] | None = None
+    for op in ops:
+        if op[0] == "group":
+            current = []
+        elif op[0] == "end":
+            if current:
+                yield current
+            current = None
+        elif current is not None:
+            current.append(op)
+        else:
+            yield [op]
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A group drawn on its background: ``image`` (None when the group
+    draws nothing) goes at ``(dx, dy)`` from the group's integer origin."""
+
+    image: Any
+    dx: int
+    dy: int
+
+
+def _freeze(op: zones.Op) -> tuple:
+    return (op[0], tuple(op[1]), *op[2:]) if op[0] == "polygon" else tuple(op)
+
+
+def _anchor(op: zones.Op) -> tuple[float, float]:
+    if op[0] == "rect":
+        return op[1][0], op[1][1]
+    if op[0] == "polygon":
+        return op[1][0]
+    return op[1][0], op[1][1]
+
+
+def _extent(ops: list[zones.Op], font: Callable[[int], Any]) -> tuple[float, float, float, float]:
+    """A box holding everything ``ops`` draw (text measured in its font)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for op in ops:
+        if op[0] == "rect":
+            xs += [op[1][0], op[1][2]]
+            ys += [op[1][1], op[1][3]]
+        elif op[0] == "polygon":
+            xs += [x for x, _ in op[1]]
+            ys += [y for _, y in op[1]]
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            xs += [cx - r, cx + r]
+            ys += [cy - r, cy + r]
+        elif op[0] == "text":
+            x, y, text, size, anchor, _ = op[1]
+            left, top, right, bottom = font(size).getbbox(text, anchor=zones.ANCHORS.get(anchor, "lm"))
+            xs += [x + left, x + right]
+            ys += [y + top, y + bottom]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _make(ops: tuple, background: tuple[int, int, int], font: Callable[[int], Any]) -> Sprite | None:
+    """The sprite of ``ops`` (at their integer origin) on ``background``;
+    None when their drawing reaches the edge of the room it was given."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    x0, y0, x1, y1 = _extent(list(ops), font)
+    left, top = math.floor(x0) - 3, math.floor(y0) - 3
+    size = (math.ceil(x1) + 4 - left, math.ceil(y1) + 4 - top)
+    canvas = Image.new("RGB", size, background)
+    zones.png(ImageDraw.Draw(canvas), list(ops), -left, -top, font)
+    ink = ImageChops.difference(canvas, Image.new("RGB", size, background)).getbbox()
+    if ink is None:
+        return Sprite(None, 0, 0)
+    if ink[0] == 0 or ink[1] == 0 or ink[2] == size[0] or ink[3] == size[1]:
+        return None
+    return Sprite(canvas.crop(ink), left + ink[0], top + ink[1])
+
+
+class Painter:
+    """Draws groups of operations on one picture, from sprites when it can."""
+
+    def __init__(self, image: Any, font: Callable[[int], Any]) -> None:
+        from PIL import ImageDraw
+
+        self.image = image
+        self.font = font
+        self.draw = ImageDraw.Draw(image)
+
+    def paint(self, ops: list[zones.Op], background: tuple[int, int, int]) -> None:
+        """Draw ``ops`` (one group) where they stand, on a picture that
+        should show ``background`` (RGB) under them."""
+        x, y = _anchor(ops[0])
+        ox, oy = math.floor(x), math.floor(y)
+        local = tuple(_freeze(op) for op in zones.moved(ops, -ox, -oy))
+        sprite = sprites.get((background, local), lambda: _make(local, background, self.font))
+        if sprite is not None and sprite.image is None:
+            return
+        if sprite is not None:
+            left, top = ox + sprite.dx, oy + sprite.dy
+            width, height = sprite.image.size
+            box = (left, top, left + width, top + height)
+            if left >= 0 and top >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
+                found = self.image.crop(box).getcolors(1)  # None: more than one colour
+                if found is not None and found[0][1] == background:
+                    self.image.paste(sprite.image, box[:2])
+                    return
+        zones.png(self.draw, ops, 0, 0, self.font)

@@ -1,0 +1,172 @@
+"""PNG boards drawn from cached boards and sprites (``pbem.diagram_sprites``)
+have exactly the pixels of boards drawn shape by shape: every piece kind on
+every square of every board size, every zone kind, Martian Greenhouse along
+a game, and pieces that spill out of their square.  A board already drawn
+once is drawn again only from the caches (counted, never timed); the caches
+are bounded and shared safely by threads; the PNG encoder is lossless."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from notation import registry
+from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone
+from pbem import diagram_sprites, diagram_zones, diagrams, png_encode
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_diagram_zones import FLOWERS  # noqa: E402
+from test_server_diagrams import ALL_KINDS  # noqa: E402
+
+PIECES = [
+    *(Piece("tree", "t", None, size) for size in (1, 2, 3)),
+    Piece("tree", "P", None, 3, marked=True), Piece("tree", "P", 1, 2, marked=True),
+    *(Piece("pyramid", "p", player, size) for player in range(8) for size in (1, 2, 3)),
+    *(Piece("logger", str(player + 1), player, 2) for player in range(8)),
+    *(Piece("stone", "x", player) for player in (0, 1, 2, 7)),
+    Piece("stone", "x", 0, colour="#123456"), Piece("blocked", "#"), Piece("mystery", "<&>"),
+]
+
+
+def same_pixels(diagram: Diagram) -> None:
+    cached = diagrams.png_image(diagram)
+    direct = diagrams.png_image(diagram, cached=False)
+    assert cached.size == direct.size
+    assert cached.tobytes() == direct.tobytes()
+
+
+@pytest.mark.parametrize("size", [(5, 5), (8, 8), (9, 9), (7, 7)])
+def test_every_piece_on_every_square_is_pasted_with_the_pixels_drawing_gives(size):
+    files, ranks = size
+    squares = [(f, r) for f in range(files) for r in range(ranks)]
+    for index, piece in enumerate(PIECES):
+        shifted = squares[index % len(squares):] + squares[:index % len(squares)]
+        cells = {square: PIECES[(index + n) % len(PIECES)] for n, square in enumerate(shifted)}
+        same_pixels(Diagram(files, ranks, cells, caption=("Player 1 to move", f"turn {index}"),
+                            players=1 + index % 8))
+
+
+ZONES = [
+    Zone("Draw pile", "pile", (Card("7", colour="#00acc1"),), count=23), Zone("Empty pile", "pile", count=0),
+    Zone("Bob's hand", "hand", (Card("2B"), Card(face_up=False), Card("X", player=4))),
+    Zone("Dice", "dice", (Die(3), Die(5, player=1), Die(11, 12), Die(6, player=7))),
+    Zone("Map", "tiles", (Tile((0, 0), "sea", "#90caf9"), Tile((1, 1), "forest", "#a5d6a7", Piece("stone", "s", 2)),
+                          Tile((-1, 0), "hill"))),
+    Zone("Board", "grid", (Diagram(2, 2, {(0, 0): Piece("stone", "x", 0)}),)),
+    Zone("Orders", "stacks", (Stack("O1", (Piece("pyramid", "1P", size=1, colour="#6a1b9a"),) * 6, "filled"),),
+         beside=True),
+]
+
+
+def test_every_zone_kind_and_the_all_kinds_board_are_unchanged():
+    same_pixels(ALL_KINDS)
+    same_pixels(Diagram(0, 0, {}, ("Turn 3",), zones=(FLOWERS, *ZONES)))
+    for zone in ZONES:
+        same_pixels(Diagram(0, 0, {}, ("Turn 3",), zones=(zone,)))
+    same_pixels(Diagram(2, 1, {(0, 0): Piece("stone", "x", 0)}, ("Player 1 to move",), zones=(ZONES[3],),
+                        players=3))
+
+
+def test_martian_greenhouse_along_a_game():
+    kind = registry.get("greenhouse")
+    state = kind.rules.seeded_state(1, {}, "0" * 63 + "7")
+    for i in range(8):
+        same_pixels(kind.notation.diagram(state))
+        if kind.rules.is_over(state):
+            break
+        turns = list(islice(kind.rules.iter_turns(state), 40))
+        state = kind.rules.apply(state, turns[(i * 5) % len(turns)])
+
+
+def test_a_piece_spilling_out_of_its_square_is_drawn_directly_and_still_right():
+    long = Piece("mystery", "a label far wider than a square", 0)
+    diagram = Diagram(3, 2, {(0, 0): long, (1, 0): Piece("stone", "x", 1), (2, 0): long,
+                             (1, 1): Piece("pyramid", "p", 0, 3)}, caption=("spills",))
+    same_pixels(diagram)
+
+
+def drawn_directly(monkeypatch) -> list:
+    calls: list = []
+    real = diagram_zones.png
+
+    def counting(draw, ops, dx, dy, font):
+        calls.append(ops)
+        return real(draw, ops, dx, dy, font)
+
+    monkeypatch.setattr(diagram_zones, "png", counting)
+    return calls
+
+
+@pytest.mark.parametrize("game", ["logger", "attactics", "ataxx", "greenhouse"])
+def test_a_board_drawn_before_is_drawn_again_only_from_the_caches(game, monkeypatch):
+    kind = registry.get(game)
+    options = kind.rules.normalize_options({})
+    if kind.rules.uses_chance:
+        state = kind.rules.seeded_state(1, options, "0" * 63 + "1")
+    else:
+        state = kind.rules.initial_state(kind.rules.min_players, options)
+    position = kind.notation.format_position(state)
+    first = diagrams.render_fresh(game, options, position, "png")
+    before = diagram_sprites.cache_info()
+    calls = drawn_directly(monkeypatch)
+    assert diagrams.render_fresh(game, options, position, "png") == first
+    after = diagram_sprites.cache_info()
+    assert calls == [], "every group was pasted from a sprite"
+    assert after["boards"]["misses"] == before["boards"]["misses"]
+    assert after["sprites"]["misses"] == before["sprites"]["misses"]
+    assert after["sprites"]["hits"] > before["sprites"]["hits"]
+
+
+def test_the_caches_are_bounded_and_least_recently_used_go_first():
+    cache = diagram_sprites.LRU(3)
+    for key in "abc":
+        cache.get(key, lambda key=key: key.upper())
+    assert cache.get("a", lambda: "new") == "A"  # a is now the most recent
+    cache.get("d", lambda: "D")
+    assert cache.info() == {"hits": 1, "misses": 4, "size": 3, "maxsize": 3}
+    assert cache.get("b", lambda: "made again") == "made again"  # b went first
+    assert diagram_sprites.sprites.maxsize == diagram_sprites.SPRITES
+    assert diagram_sprites.boards.maxsize == diagram_sprites.BOARDS
+
+
+def test_threads_drawing_at_once_get_the_same_pictures():
+    diagram_sprites.clear()
+    kind = registry.get("ataxx")
+    state = kind.rules.initial_state(2, {})
+    boards = []
+    for i in range(6):
+        boards.append(kind.notation.diagram(state))
+        state = kind.rules.apply(state, kind.rules.legal_turns(state)[i % 3])
+    expected = [diagrams.png_image(d, cached=False).tobytes() for d in boards]
+    diagram_sprites.clear()
+    failures: list = []
+
+    def draw() -> None:
+        for _ in range(3):
+            for diagram, pixels in zip(boards, expected):
+                if diagrams.png_image(diagram).tobytes() != pixels:
+                    failures.append(diagram)
+
+    threads = [threading.Thread(target=draw) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+def test_the_png_encoder_keeps_every_pixel():
+    image = diagrams.png_image(ALL_KINDS)
+    data = png_encode.encode_rgb(image)
+    decoded = Image.open(io.BytesIO(data))
+    assert decoded.format == "PNG" and decoded.mode == "RGB"
+    assert decoded.tobytes() == image.tobytes()
+    assert diagrams.render_png(ALL_KINDS) == data
+    with pytest.raises(ValueError, match="RGB"):
+        png_encode.encode_rgb(image.convert("RGBA"))
