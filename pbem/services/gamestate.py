@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
-from sqlalchemy import and_, bindparam, case, or_, select, update
+from sqlalchemy import bindparam, case, select, tuple_, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
@@ -162,12 +162,11 @@ def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lo
         if not wanted:
             return set()
     column = Game.__table__.c.next_check_at
-    as_read = [and_(Game.id == game_id, Game.ply == ply,
-                    Game.next_check_at == _typed(column, check))
-               for game_id, (ply, check, _) in wanted.items()]
+    as_read = tuple_(Game.id, Game.ply, Game.next_check_at).in_(
+        [(game_id, ply, check) for game_id, (ply, check, _) in wanted.items()])
     new = case({game_id: _typed(column, after) for game_id, (_, _, after) in wanted.items()}, value=Game.id)
     changed = session.execute(
-        update(Game).where(Game.id.in_(list(wanted)), Game.status == ACTIVE, or_(*as_read))
+        update(Game).where(Game.id.in_(list(wanted)), Game.status == ACTIVE, as_read)
         .values(next_check_at=new).returning(Game.id).execution_options(synchronize_session=False)
     ).scalars().all()
     return set(changed)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert, tuple_
+from sqlalchemy import Connection, Engine, insert
 from sqlmodel import Session, select
 
 from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, utcnow
@@ -48,15 +48,18 @@ def left_text(delta: timedelta) -> str:
     return "less than an hour" if hours == 0 else f"about {hours} hour{'s' if hours != 1 else ''}"
 
 
-def reminder_mail(game: Game, seat_number: int, left: timedelta) -> tuple[str, list[str]]:
+def reminder_mail(game: Game, seat_number: int, left: timedelta, state: Any = None) -> tuple[str, list[str]]:
     """The reminder's subject (after "Game N (title): ") and lines, for the
-    player in ``seat_number`` with ``left`` until the deadline."""
-    label = kind_of(game).notation.player_label(seat_number)
+    player in ``seat_number`` with ``left`` until the deadline (``state``:
+    the game's state, when the caller has parsed it already)."""
+    notation = kind_of(game).notation
+    label = notation.player_label(seat_number)
+    board = notation.text_diagram(state) if state is not None else notify.board_text(game)
     return f"reminder: your turn, {left_text(left)} left", [
         f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
         f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({left_text(left)} from now).",
         "",
-        notify.board_text(game),
+        board,
         "",
         "Reply to this mail with your turn, or play it on the game page.",
     ]
@@ -131,6 +134,7 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
     ))
     others: list[int] = []
     movers: dict[int, int] = {}
+    states: dict[int, Any] = {}
     for game in games:
         try:
             state = state_of(game)
@@ -141,7 +145,7 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
         if mover is None or game.deadline is None or now >= game.deadline or control_of(game) is None:
             others.append(game.id)  # no clock, or a timeout: one game at a time
         else:
-            movers[game.id] = mover
+            movers[game.id], states[game.id] = mover, state
     if not movers:
         return [], others
     seats = {
@@ -150,8 +154,9 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
             select(Seat.game_id, Seat.number, Seat.player_id, Player.email, Preferences.reminder_hours)
             .join(Player, Player.id == Seat.player_id)
             .outerjoin(Preferences, Preferences.player_id == Seat.player_id)
-            .where(tuple_(Seat.game_id, Seat.number).in_(list(movers.items())))
+            .where(Seat.game_id.in_(list(movers)))
         )
+        if movers[game_id] == number  # the mover's seat
     }
     sent: dict[tuple[int, int], set[int]] = {}
     for game_id, ply, hours in session.exec(
@@ -167,15 +172,15 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
             others.append(game.id)  # the mover has no seat: the per-game path clears the check
             continue
         try:
-            plans.append(_plan_one(game, seats[game.id], sent.get((game.id, game.ply), set()), refused, now,
-                                   created_at))
+            plans.append(_plan_one(game, states[game.id], seats[game.id], sent.get((game.id, game.ply), set()),
+                                   refused, now, created_at))
         except Exception:  # noqa: BLE001 - the per-game path logs it
             others.append(game.id)
     return plans, others
 
 
-def _plan_one(game: Game, seat: tuple[int, int, str, str | None], sent: set[int], refused: set[str],
-              now: datetime, created_at: datetime) -> _Plan:
+def _plan_one(game: Game, state: Any, seat: tuple[int, int, str, str | None], sent: set[int],
+              refused: set[str], now: datetime, created_at: datetime) -> _Plan:
     """One game's reminders, mail and next check: as ``sweep._check`` does
     it for a game whose deadline has not passed."""
     number, player_id, email, hours_text = seat
@@ -188,6 +193,6 @@ def _plan_one(game: Game, seat: tuple[int, int, str, str | None], sent: set[int]
                  for h in due]
     mail = None
     if due and email.strip().lower() not in refused:
-        subject, lines = reminder_mail(game, number, deadline - now)
+        subject, lines = reminder_mail(game, number, deadline - now, state)
         mail = outbox_row(email, game, subject, lines, created_at)
     return _Plan(game.id, game.ply, game.next_check_at, after, reminders, mail)
