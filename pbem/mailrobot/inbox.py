@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from mail.keys import message_key
@@ -33,28 +33,38 @@ def storage_key(raw: bytes) -> str:
 
 
 def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], None]:
-    """A ``mail.receive.Store`` callback committing to ``engine``."""
+    """A ``mail.receive.Store`` callback committing to ``engine``: one
+    ``INSERT ... ON CONFLICT (key) DO NOTHING`` and its commit, no SELECT
+    first and no ORM object for the bytes.  A message whose key is stored
+    already (delivered twice, or by two deliveries at the same moment)
+    inserts nothing, and the caller still answers 250."""
+    insert = _insert_for(engine.dialect.name)
+    table = InboxMessage.__table__
 
     def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
         raw = bytes(raw)
-        key = storage_key(raw)
-        with Session(engine) as session:
-            if session.exec(select(InboxMessage.id).where(InboxMessage.key == key)).first() is not None:
-                return
-            session.add(InboxMessage(
-                key=key,
-                raw=raw,
-                envelope_from=None if envelope_from is None else clean(envelope_from, 1000),
-                envelope_to=[clean(a, 1000) for a in list(envelope_to or ())[:100]],
-            ))
-            try:
-                session.commit()
-            except IntegrityError:  # the same message, stored at the same moment by another delivery
-                session.rollback()
-                if session.exec(select(InboxMessage.id).where(InboxMessage.key == key)).first() is None:
-                    raise
+        row = {
+            "key": storage_key(raw),
+            "raw": raw,
+            "envelope_from": None if envelope_from is None else clean(envelope_from, 1000),
+            "envelope_to": [clean(a, 1000) for a in list(envelope_to or ())[:100]],
+            "status": NEW,
+            "attempts": 0,
+            "received_at": utcnow(),
+        }
+        with engine.begin() as connection:
+            connection.execute(insert(table).values(row).on_conflict_do_nothing(index_elements=["key"]))
 
     return store
+
+
+def _insert_for(dialect: str) -> Callable[[Any], Any]:
+    """The dialect's INSERT with ``on_conflict_do_nothing`` (SQLite, PostgreSQL)."""
+    if dialect == "postgresql":
+        return postgresql.insert
+    if dialect == "sqlite":
+        return sqlite.insert
+    raise ValueError(f"the inbox is stored on SQLite or PostgreSQL, not {dialect}")
 
 
 def pending_ids(engine: Engine, limit: int = 500) -> list[int]:
