@@ -37,9 +37,15 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
     ``INSERT ... ON CONFLICT (key) DO NOTHING`` and its commit, no SELECT
     first and no ORM object for the bytes.  A message whose key is stored
     already (delivered twice, or by two deliveries at the same moment)
-    inserts nothing, and the caller still answers 250."""
+    inserts nothing, and the caller still answers 250.
+
+    On PostgreSQL the INSERT runs in autocommit: the one statement is its own
+    transaction, committed (and flushed to the WAL) before it returns, so
+    there is no BEGIN and no COMMIT to wait for.  On SQLite the driver's
+    transaction already begins at the INSERT; its commit is the one fsync."""
     insert = _insert_for(engine.dialect.name)
     table = InboxMessage.__table__
+    bind = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
 
     def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
         raw = bytes(raw)
@@ -52,7 +58,7 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
             "attempts": 0,
             "received_at": utcnow(),
         }
-        with engine.begin() as connection:
+        with bind.begin() as connection:
             connection.execute(insert(table).values(row).on_conflict_do_nothing(index_elements=["key"]))
 
     return store
