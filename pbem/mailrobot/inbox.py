@@ -43,8 +43,7 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
     transaction, committed (and flushed to the WAL) before it returns, so
     there is no BEGIN and no COMMIT to wait for.  On SQLite the driver's
     transaction already begins at the INSERT; its commit is the one fsync."""
-    insert = _insert_for(engine.dialect.name)
-    table = InboxMessage.__table__
+    statement = _insert_for(engine.dialect.name)(InboxMessage.__table__).on_conflict_do_nothing(index_elements=["key"])
     bind = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
 
     def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
@@ -59,7 +58,7 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
             "received_at": utcnow(),
         }
         with bind.begin() as connection:
-            connection.execute(insert(table).values(row).on_conflict_do_nothing(index_elements=["key"]))
+            connection.execute(statement, row)
 
     return store
 
