@@ -33,7 +33,7 @@ from pbem import links, records
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import MailSettings
-from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, utcnow
+from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, Seat, utcnow
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, state_of, title_of
 from pbem.services import games as lifecycle
@@ -57,6 +57,7 @@ class Context:
     inbox_id: int
     player: Player | None = None
     game: Game | None = None
+    seat: Seat | None = None  # the player's seat in the game, as the sender check loaded it
 
     def claim(self) -> None:
         """Mark the stored message done in this transaction; ``AlreadyProcessed``
@@ -186,10 +187,10 @@ def _seen(game: Game, cmd: c.Command) -> int:
 def turn(ctx: Context, cmd: c.Command) -> None:
     game, player = ctx.game, ctx.player
     seen = _seen(game, cmd)
-    played = turns.preview_turn(ctx.session, game.id, player, cmd.argument)
+    played = turns.preview_turn(ctx.session, game.id, player, cmd.argument, seat=ctx.seat)
     ctx.claim()
     ctx.reply(f"You played {played.canonical} in game {game.id} (turn {seen + 1}). The board now:", ply=seen + 1)
-    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email")
+    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", seat=ctx.seat, played=played)
 
 
 def preview(ctx: Context, cmd: c.Command) -> None:

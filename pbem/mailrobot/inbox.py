@@ -81,15 +81,18 @@ def pending_ids(engine: Engine, limit: int = 500) -> list[int]:
 
 def begin_attempt(engine: Engine, message_id: int) -> int | None:
     """Count a processing attempt (committed at once, so a message that kills
-    the worker is noticed); the attempts so far, or None when it is no longer new."""
-    with Session(engine) as session:
-        row = session.get(InboxMessage, message_id)
-        if row is None or row.status != NEW:
-            return None
-        row.attempts += 1
-        session.add(row)
-        session.commit()
-        return row.attempts
+    the worker is noticed); the attempts so far, or None when it is no longer new.
+    One conditional UPDATE ... RETURNING, no SELECT first.  (Each message is
+    counted as its processing begins, not a whole pass at once: a worker
+    killed by one message must not count attempts against the messages after
+    it, which it never began, and so shunt them unread.)"""
+    with engine.begin() as connection:
+        return connection.execute(
+            update(InboxMessage)
+            .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
+            .values(attempts=InboxMessage.attempts + 1)
+            .returning(InboxMessage.attempts)
+        ).scalar()
 
 
 def claim(session: Session, message_id: int, status: str, reason: str | None = None) -> bool:
