@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # fast_paths_common, however we were imported
 
-from sqlalchemy import delete, insert, select, update  # noqa: E402
+from sqlalchemy import delete, insert, select, text, update  # noqa: E402
 
 from fast_paths_common import Database, Row, databases  # noqa: E402
 
@@ -73,8 +73,12 @@ def fill(engine: Any, count: int, due: int, now: datetime) -> list[int]:
             connection.execute(insert(Seat), [
                 {"game_id": g, "player_id": players[s], "number": s, "status": "accepted", "invited_at": now}
                 for g in ids[first:first + step] for s in (0, 1)])
-        return list(connection.execute(
+        due_ids = list(connection.execute(
             select(Game.id).where(Game.turn_started_at == now - timedelta(hours=50))).scalars())
+    if engine.dialect.name == "postgresql":  # statistics, as a live database has (autovacuum would add them later)
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(text("ANALYZE games, seats"))
+    return due_ids
 
 
 def due_again(engine: Any, due_ids: list[int], now: datetime) -> None:
