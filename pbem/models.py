@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Callable, Optional
 
-from sqlalchemy import JSON, Column, DateTime, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, Text, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -74,6 +74,8 @@ class Player(SQLModel, table=True):
 
 class Game(SQLModel, table=True):
     __tablename__ = "games"
+    # the sweep's query (active games whose check is due) reads only the games due
+    __table_args__ = (Index("ix_games_status_next_check_at", "status", "next_check_at"),)
 
     id: Optional[int] = Field(default=None, primary_key=True)
     kind: str = Field(max_length=40)  # the game's registry name

@@ -33,7 +33,7 @@ from pbem import links
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import MailSettings
-from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, utcnow
+from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, Seat, utcnow
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, title_of
 from pbem.services import games as lifecycle
@@ -57,6 +57,7 @@ class Context:
     inbox_id: int
     player: Player | None = None
     game: Game | None = None
+    seat_row: Seat | None = None  # the player's seat in the game, as the sender check loaded it
 
     def claim(self) -> None:
         """Mark the stored message done in this transaction; ``AlreadyProcessed``
@@ -79,6 +80,8 @@ class Context:
         """The sender's 0-based seat in ``game``: whose view the answer shows."""
         if self.game is None:
             return None
+        if self.seat_row is not None and self.seat_row.game_id == self.game.id:
+            return self.seat_row.number
         return views.seat_for(self.session, self.game, self.player)
 
     def error(self, line: str, reason: str, legal: list[str] | None = None) -> OutboxMessage:
@@ -189,10 +192,10 @@ def _seen(game: Game, cmd: c.Command) -> int:
 def turn(ctx: Context, cmd: c.Command) -> None:
     game, player = ctx.game, ctx.player
     seen = _seen(game, cmd)
-    played = turns.preview_turn(ctx.session, game.id, player, cmd.argument)
+    played = turns.preview_turn(ctx.session, game.id, player, cmd.argument, seat=ctx.seat_row)
     ctx.claim()
     ctx.reply(f"You played {played.canonical} in game {game.id} (turn {seen + 1}). The board now:", ply=seen + 1)
-    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email")
+    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", seat=ctx.seat_row, played=played)
 
 
 def preview(ctx: Context, cmd: c.Command) -> None:

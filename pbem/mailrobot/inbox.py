@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from mail.keys import message_key
@@ -33,28 +33,43 @@ def storage_key(raw: bytes) -> str:
 
 
 def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], None]:
-    """A ``mail.receive.Store`` callback committing to ``engine``."""
+    """A ``mail.receive.Store`` callback committing to ``engine``: one
+    ``INSERT ... ON CONFLICT (key) DO NOTHING`` and its commit, no SELECT
+    first and no ORM object for the bytes.  A message whose key is stored
+    already (delivered twice, or by two deliveries at the same moment)
+    inserts nothing, and the caller still answers 250.
+
+    On PostgreSQL the INSERT runs in autocommit: the one statement is its own
+    transaction, committed (and flushed to the WAL) before it returns, so
+    there is no BEGIN and no COMMIT to wait for.  On SQLite the driver's
+    transaction already begins at the INSERT; its commit is the one fsync."""
+    statement = _insert_for(engine.dialect.name)(InboxMessage.__table__).on_conflict_do_nothing(index_elements=["key"])
+    bind = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
 
     def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
         raw = bytes(raw)
-        key = storage_key(raw)
-        with Session(engine) as session:
-            if session.exec(select(InboxMessage.id).where(InboxMessage.key == key)).first() is not None:
-                return
-            session.add(InboxMessage(
-                key=key,
-                raw=raw,
-                envelope_from=None if envelope_from is None else clean(envelope_from, 1000),
-                envelope_to=[clean(a, 1000) for a in list(envelope_to or ())[:100]],
-            ))
-            try:
-                session.commit()
-            except IntegrityError:  # the same message, stored at the same moment by another delivery
-                session.rollback()
-                if session.exec(select(InboxMessage.id).where(InboxMessage.key == key)).first() is None:
-                    raise
+        row = {
+            "key": storage_key(raw),
+            "raw": raw,
+            "envelope_from": None if envelope_from is None else clean(envelope_from, 1000),
+            "envelope_to": [clean(a, 1000) for a in list(envelope_to or ())[:100]],
+            "status": NEW,
+            "attempts": 0,
+            "received_at": utcnow(),
+        }
+        with bind.begin() as connection:
+            connection.execute(statement, row)
 
     return store
+
+
+def _insert_for(dialect: str) -> Callable[[Any], Any]:
+    """The dialect's INSERT with ``on_conflict_do_nothing`` (SQLite, PostgreSQL)."""
+    if dialect == "postgresql":
+        return postgresql.insert
+    if dialect == "sqlite":
+        return sqlite.insert
+    raise ValueError(f"the inbox is stored on SQLite or PostgreSQL, not {dialect}")
 
 
 def pending_ids(engine: Engine, limit: int = 500) -> list[int]:
@@ -66,15 +81,18 @@ def pending_ids(engine: Engine, limit: int = 500) -> list[int]:
 
 def begin_attempt(engine: Engine, message_id: int) -> int | None:
     """Count a processing attempt (committed at once, so a message that kills
-    the worker is noticed); the attempts so far, or None when it is no longer new."""
-    with Session(engine) as session:
-        row = session.get(InboxMessage, message_id)
-        if row is None or row.status != NEW:
-            return None
-        row.attempts += 1
-        session.add(row)
-        session.commit()
-        return row.attempts
+    the worker is noticed); the attempts so far, or None when it is no longer new.
+    One conditional UPDATE ... RETURNING, no SELECT first.  (Each message is
+    counted as its processing begins, not a whole pass at once: a worker
+    killed by one message must not count attempts against the messages after
+    it, which it never began, and so shunt them unread.)"""
+    with engine.begin() as connection:
+        return connection.execute(
+            update(InboxMessage)
+            .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
+            .values(attempts=InboxMessage.attempts + 1)
+            .returning(InboxMessage.attempts)
+        ).scalar()
 
 
 def claim(session: Session, message_id: int, status: str, reason: str | None = None) -> bool:

@@ -162,12 +162,13 @@ def _check_sender(ctx: Context) -> str | None:
     game_id, player_id = ids
     player = ctx.session.get(Player, player_id)
     game = ctx.session.get(Game, game_id)
-    if player is None or game is None or seat_of(ctx.session, game, player) is None:
+    seat = seat_of(ctx.session, game, player) if player is not None and game is not None else None
+    if seat is None:
         return "the reply address it was sent to belongs to no game here"
     if player.email != ctx.msg.sender:
         return (f"it came from {ctx.msg.sender}, but the reply address it was sent to belongs to another "
                 "address; send your turns from the address the game's mail reaches")
-    ctx.player, ctx.game = player, game
+    ctx.player, ctx.game, ctx.seat_row = player, game, seat
     return None
 
 

@@ -3,7 +3,8 @@ ply, status, result and draw offer change.
 
 Turns (``pbem.services.turns``), lifecycle actions (``pbem.services.games``),
 the deadline sweep, timeouts and claims (``pbem.services.sweep``) all change
-a game through ``claim`` or the helpers built on it.  ``claim`` is one
+a game through ``claim`` or the helpers built on it (the sweep's reminders
+in bulk through ``claim_many``).  ``claim`` is one
 conditional UPDATE that always checks the game's id, ply AND status as the
 caller read them, so of two racing changes exactly one applies and the other
 is told the game moved on.  This holds on SQLite (writes are serialised) and
@@ -18,9 +19,9 @@ its WHERE clause against the new row).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, case, select, tuple_, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
@@ -135,3 +136,43 @@ def set_clock(session: Session, game: Game, expected_check: Any = _UNCHECKED, **
     if set(clock) - {"turn_started_at", "deadline", "next_check_at"}:
         raise ValueError("set_clock changes only turn_started_at, deadline and next_check_at")
     return claim(session, game, game.ply, ACTIVE, expected_check=expected_check, **clock)
+
+
+def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lock: bool = False) -> set[int]:
+    """The sweep's reminders in bulk: for each ``(game_id, ply, check,
+    next_check)``, set the game's ``next_check_at`` to ``next_check`` only
+    if the game is still active with that ``ply`` and ``next_check_at``
+    equal to ``check`` (as the sweep read it).  One conditional UPDATE ...
+    RETURNING; the ids of the games it changed (the others moved on, or
+    another sweep took them).  Changes nothing but ``next_check_at``.
+
+    With ``lock`` (PostgreSQL) the rows are first locked with ``SELECT ...
+    FOR NO KEY UPDATE SKIP LOCKED`` in id order: a game that a player's turn
+    or another sweep holds at that moment is left to them, so the UPDATE
+    never waits and two sweeps never deadlock."""
+    wanted = {game_id: (ply, check, after) for game_id, ply, check, after in claims}
+    if not wanted:
+        return set()
+    if lock:
+        held = session.execute(
+            select(Game.id).where(Game.id.in_(sorted(wanted))).order_by(Game.id)
+            .with_for_update(skip_locked=True, key_share=True)
+        ).scalars().all()
+        wanted = {game_id: wanted[game_id] for game_id in held}
+        if not wanted:
+            return set()
+    column = Game.__table__.c.next_check_at
+    as_read = tuple_(Game.id, Game.ply, Game.next_check_at).in_(
+        [(game_id, ply, check) for game_id, (ply, check, _) in wanted.items()])
+    new = case({game_id: _typed(column, after) for game_id, (_, _, after) in wanted.items()}, value=Game.id)
+    changed = session.execute(
+        update(Game).where(Game.id.in_(list(wanted)), Game.status == ACTIVE, as_read)
+        .values(next_check_at=new).returning(Game.id).execution_options(synchronize_session=False)
+    ).scalars().all()
+    return set(changed)
+
+
+def _typed(column: Any, value: Any) -> Any:
+    """A bound parameter of ``value`` typed as ``column`` (a moment is
+    stored and compared as the column stores it)."""
+    return bindparam(None, value, type_=column.type)

@@ -51,13 +51,18 @@ def send(session: Session, player: Player, game: Game, subject: str, lines: list
     time for the player's seat); without, it follows all the words, as in
     every mail about a started game."""
     seat = seat_of(session, game, player)
-    link = ["", f"The game: {game_link(game)}", ""]
-    if after is None:
-        body, after_board = "\n".join(lines + link), ""
-    else:
-        body, after_board = "\n".join(lines), "\n".join(after + link).strip("\n")
+    body, after_board = mail_words(game, lines, after)
     outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id,
                  ply=game.ply, kind=kind, seat=seat.number if seat is not None else None, after_board=after_board)
+
+
+def mail_words(game: Game, lines: list[str], after: list[str] | None = None) -> tuple[str, str]:
+    """A game mail's words as stored: the body (before the board) and the
+    words after the board, the game's link last (see ``send``)."""
+    link = ["", f"The game: {game_link(game)}", ""]
+    if after is None:
+        return "\n".join(lines + link), ""
+    return "\n".join(lines), "\n".join(after + link).strip("\n")
 
 
 def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:

@@ -4,8 +4,11 @@ win on time.  Each turn's deadline is ``pbem.services.time_control``.
 
 Deadlines live in the database.  ``games.next_check_at`` (indexed) holds the
 next moment the sweep must look at a game: the next reminder due or the
-deadline.  ``sweep`` reads the games due (a plain read, no locks) and takes
-them one at a time, each in a short transaction of its own: it claims the
+deadline.  ``sweep`` reads the games due (a plain read, no locks) and hands
+them, a chunk at a time, to the set-based pass of
+``pbem.services.sweep_reminders`` (reminders in bulk, one short transaction
+per chunk).  What that pass leaves (timeouts above all) it takes one at a
+time, each in a short transaction of its own: it claims the
 game (on PostgreSQL the one row is first locked with ``SELECT ... FOR NO KEY
 UPDATE SKIP LOCKED``, so two sweeps take different games; then a conditional
 UPDATE on the ``next_check_at``, ``ply`` and ``status`` it read), records the
@@ -36,6 +39,7 @@ from pbem.models_clock import ReminderSent, Timeout
 from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, state_of
 from pbem.services import gamestate, notify
 from pbem.services.errors import Conflict, GameNotActive
+from pbem.services.sweep_reminders import remind_many, reminder_mail
 from pbem.services.time_control import (
     bank_after_turn,
     control_of,
@@ -66,29 +70,36 @@ class Swept:
 
 
 # -- the sweep ---------------------------------------------------------------
-def sweep(engine: Engine, now: datetime | None = None, batch: int = 500) -> Swept:
+def sweep(engine: Engine, now: datetime | None = None, batch: int = 500, chunk: int = 50) -> Swept:
     """Send every reminder due and handle every deadline passed at ``now``.
     Safe to run twice, or in two processes at once.  Needs an app context
     (for links in the mail).
 
-    The due games are read ``batch`` at a time without locking anything;
-    each is then claimed, handled and committed in a transaction of its own
-    (``sweep_game``), so a game is held only while it is handled and a
-    player's turn never waits for the rest of the batch."""
+    The due games are read ``batch`` at a time without locking anything.
+    Their reminders are handled ``chunk`` games at a time by a set-based
+    pass (``pbem.services.sweep_reminders``: a fixed number of statements
+    and one short transaction per chunk); timeouts, and any game the pass
+    leaves (a chunk that failed, a game without a clock), are then claimed,
+    handled and committed one at a time (``sweep_game``).  A game is held
+    only while its chunk or itself is handled, so a player's turn never
+    waits for the rest of the batch."""
     now = now or utcnow()
     total = Swept()
     after: tuple[datetime, int] | None = None
-    with engine.connect() as connection:  # one connection; a transaction per game
+    with engine.connect() as connection:  # one connection; a transaction per chunk or game
         while True:
             with connection.begin():
                 due = _due(connection, now, batch, after)
-            for _, game_id in due:
-                done = sweep_game(connection, game_id, now)
-                if done is None:
-                    continue
-                total.games += 1
-                total.reminders += done == "reminder"
-                total.timeouts += done == "timeout"
+            for first in range(0, len(due), max(1, chunk)):
+                ids = [game_id for _, game_id in due[first:first + max(1, chunk)]]
+                done, one_by_one = remind_many(connection, ids, now)
+                for game_id in one_by_one:
+                    result = sweep_game(connection, game_id, now)
+                    if result is not None:
+                        done[game_id] = result
+                total.games += len(done)
+                total.reminders += sum(result == "reminder" for result in done.values())
+                total.timeouts += sum(result == "timeout" for result in done.values())
             if len(due) < batch:
                 return total
             after = due[-1]
@@ -165,19 +176,9 @@ def _check(session: Session, game: Game, now: datetime) -> str | None:
     return "reminder"
 
 
-def _left(delta: timedelta) -> str:
-    hours = max(0, round(delta.total_seconds() / 3600))
-    if hours >= 48:
-        return f"about {round(hours / 24)} days"
-    return "less than an hour" if hours == 0 else f"about {hours} hour{'s' if hours != 1 else ''}"
-
-
 def _remind(session: Session, game: Game, player: Player, seat: Seat, left: timedelta) -> None:
-    label = kind_of(game).notation.player_label(seat.number)
-    notify.send(session, player, game, f"reminder: your turn, {_left(left)} left", [
-        f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
-        f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({_left(left)} from now).",
-    ], after=["", "Reply to this mail with your turn, or play it on the game page."])
+    subject, lines, after = reminder_mail(game, seat.number, left)
+    notify.send(session, player, game, subject, lines, after=after)
 
 
 # -- timeouts ----------------------------------------------------------------

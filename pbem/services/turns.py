@@ -20,8 +20,8 @@ from sqlmodel import Session
 
 from engine.errors import PbemError, shown
 from pbem.db import rolls_back
-from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
-from pbem.play import game_for_player, kind_of, settled, state_of
+from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
+from pbem.play import game_for_player, kind_of, load_game, settled, state_of
 from pbem.services import gamestate, notify, sweep, time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
@@ -39,12 +39,15 @@ def too_long(text: str, example: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class Preview:
-    """What a turn would do: its canonical text and the position after it."""
+    """What a turn would do: its canonical text and the position after it
+    (played in game ``game_id`` at ``ply`` turns played)."""
 
     text: str
     canonical: str
     position: str
     state: Any
+    game_id: int | None = None
+    ply: int | None = None
 
 
 @dataclass(frozen=True)
@@ -85,11 +88,23 @@ def _check_ply(seen_ply: Any) -> int:
     return seen_ply
 
 
-def preview_turn(session: Session, game_id: Any, player: Player, text: Any) -> Preview:
+def preview_turn(session: Session, game_id: Any, player: Player, text: Any, seat: Seat | None = None) -> Preview:
     """Parse, check and apply ``text`` for ``player`` without storing
-    anything; raise a ``ServiceError`` naming what is wrong."""
-    game, seat = game_for_player(session, game_id, player)
+    anything; raise a ``ServiceError`` naming what is wrong.  ``seat``: the
+    player's seat in the game, when the caller has loaded it already."""
+    game, seat = _game_and_seat(session, game_id, player, seat)
     return _play(game, seat.number, text)
+
+
+def _game_and_seat(session: Session, game_id: Any, player: Player, seat: Seat | None) -> tuple[Game, Seat]:
+    """The game and the player's seat (``seat`` when given: the caller
+    loaded the player's seat in this game in this session)."""
+    if seat is None:
+        return game_for_player(session, game_id, player)
+    game = load_game(session, game_id)
+    if seat.game_id != game.id or seat.player_id != player.id:
+        raise ValueError("the seat given is not the player's seat in this game")
+    return game, seat
 
 
 def _play(game: Game, seat_number: int, text: Any) -> Preview:
@@ -112,7 +127,7 @@ def _play(game: Game, seat_number: int, text: Any) -> Preview:
         after = kind.rules.apply(state, turn)
     except PbemError as error:
         raise BadTurn(str(error)) from None
-    return Preview(text, canonical, kind.notation.format_position(after), after)
+    return Preview(text, canonical, kind.notation.format_position(after), after, game.id, game.ply)
 
 
 def _example(game: Game) -> str:
@@ -120,18 +135,25 @@ def _example(game: Game) -> str:
 
 
 @rolls_back
-def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str) -> Submitted:
+def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str, *,
+                seat: Seat | None = None, played: Preview | None = None) -> Submitted:
     """Check and apply ``player``'s turn ``text`` in game ``game_id``, as
     seen at ``seen_ply``; store it, advance the game and queue the mail, all
     in one transaction, which this commits.  Raises a ``ServiceError``
     (``GameMovedOn`` when another turn got there first) and changes nothing
-    on any error."""
+    on any error.
+
+    A caller that has checked the turn already in this session (the mail
+    robot: ``preview_turn`` before it answers) passes the player's ``seat``
+    and that preview as ``played``, so the turn is parsed once; the preview
+    is used only if it is of ``text`` at the game's ply as loaded."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
     seen = _check_ply(seen_ply)
-    game, seat = game_for_player(session, game_id, player)
+    game, seat = _game_and_seat(session, game_id, player, seat)
     check_seen(game, seen)
-    played = _play(game, seat.number, text)
+    if played is None or (played.text, played.game_id, played.ply) != (text, game.id, game.ply):
+        played = _play(game, seat.number, text)
     now = utcnow()
     # chance decides what the turn left open (a draw, a roll), from the seed
     state, happened = settled(game, played.state, seen + 1)
