@@ -3,6 +3,7 @@ state, seats and players.  Never names a particular game."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session, select
@@ -13,6 +14,7 @@ from engine.errors import shown
 from notation import registry
 from notation.base import GameKind
 from pbem.models import Game, Player, Seat, Turn
+from pbem.models_clock import Preferences
 from pbem.services.errors import Forbidden, NotFound
 
 
@@ -110,6 +112,57 @@ def game_for_player(session: Session, game_id: Any, player: Player) -> tuple[Gam
     if seat is None:
         raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
     return game, seat
+
+
+@dataclass
+class Seated:
+    """A game read with everything a turn needs, in one statement
+    (``load_seated``): its seats in order with their players, and which of
+    those players take the daily digest instead of a mail per move.
+    Services that accept one (``submit_turn``, ``notify.position``,
+    ``present.summary``) read none of it again."""
+
+    game: Game
+    seats: list[tuple[Seat, Player]]
+    digest: set[int] = field(default_factory=set)  # ids of players who prefer the daily digest
+
+    def seat_of(self, player: Player | None) -> Seat | None:
+        if player is None:
+            return None
+        return next((seat for seat, seated in self.seats if seated.id == player.id), None)
+
+    def out(self) -> dict[int, int]:
+        """The seats put out of the game on time (as ``sweep.out_seats``)."""
+        return {seat.number: seat.out_after for seat, _ in self.seats if seat.out_after is not None}
+
+
+def load_seated(session: Session, game_id: Any, player: Player | None = None) -> Seated:
+    """The game with this id, its seats, players and their digest choice, in
+    one statement; ``NotFound`` naming the id, and with ``player``,
+    ``Forbidden`` when they have no seat in it (as ``game_for_player``)."""
+    try:
+        number = int(game_id)
+    except (TypeError, ValueError):
+        raise NotFound(f"there is no game {shown(game_id)}; games are numbered 1, 2, 3...") from None
+    rows = []
+    if 0 < number < 2**31:
+        rows = list(session.exec(
+            select(Game, Seat, Player, Preferences.digest)
+            .select_from(Game)
+            .outerjoin(Seat, Seat.game_id == Game.id)
+            .outerjoin(Player, Player.id == Seat.player_id)
+            .outerjoin(Preferences, Preferences.player_id == Player.id)
+            .where(Game.id == number)
+            .order_by(Seat.number)
+        ))
+    if not rows:
+        raise NotFound(f"there is no game {number}")
+    game = rows[0][0]
+    seated = Seated(game, [(seat, someone) for _, seat, someone, _ in rows if seat is not None and someone is not None],
+                    {someone.id for _, seat, someone, digest in rows if someone is not None and digest})
+    if player is not None and seated.seat_of(player) is None:
+        raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
+    return seated
 
 
 def turns_of(session: Session, game: Game) -> list[Turn]:

@@ -49,14 +49,18 @@ def player_for(session: Session, secret: object) -> Player | None:
     """The player of a live session with id ``secret``, or None."""
     if not isinstance(secret, str) or not secret or len(secret) > 200:
         return None
-    row = session.exec(select(WebSession).where(WebSession.digest == _digest(secret))).first()
+    found = session.exec(select(WebSession, Player).where(WebSession.digest == _digest(secret),
+                                                          WebSession.player_id == Player.id)).first()
     now = utcnow()
-    if row is None or row.revoked_at is not None or row.last_seen_at < now - _lifetime():
+    if found is None:
+        return None
+    row, player = found  # the session and its player in one statement
+    if row.revoked_at is not None or row.last_seen_at < now - _lifetime():
         return None
     if row.last_seen_at < now - SEEN_EVERY:
         session.execute(update(WebSession).where(WebSession.id == row.id).values(last_seen_at=now))
         session.commit()
-    return session.get(Player, row.player_id)
+    return player
 
 
 def end(session: Session, secret: object) -> None:
