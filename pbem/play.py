@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import exists
 from sqlmodel import Session, select
 
 from engine import chance
@@ -15,6 +16,7 @@ from notation import registry
 from notation.base import GameKind
 from pbem.models import Game, Player, Seat, Turn
 from pbem.models_clock import Preferences
+from pbem.models_refusals import MailRefusal
 from pbem.services.errors import Forbidden, NotFound
 
 
@@ -117,14 +119,19 @@ def game_for_player(session: Session, game_id: Any, player: Player) -> tuple[Gam
 @dataclass
 class Seated:
     """A game read with everything a turn needs, in one statement
-    (``load_seated``): its seats in order with their players, and which of
-    those players take the daily digest instead of a mail per move.
+    (``load_seated``): its seats in order with their players, which of
+    those players take the daily digest instead of a mail per move, and
+    which refused all mail at their own address (``refused``: a refusal
+    is stored as the trimmed, lower-cased address, as players' addresses
+    are; ``notify`` still asks ``refusals.refusing`` about an address with a
+    ``+detail``, which a refusal of the address without it covers too).
     Services that accept one (``submit_turn``, ``notify.position``,
     ``present.summary``) read none of it again."""
 
     game: Game
     seats: list[tuple[Seat, Player]]
     digest: set[int] = field(default_factory=set)  # ids of players who prefer the daily digest
+    refused: set[str] = field(default_factory=set)  # addresses of players refusing all mail
 
     def seat_of(self, player: Player | None) -> Seat | None:
         if player is None:
@@ -147,7 +154,8 @@ def load_seated(session: Session, game_id: Any, player: Player | None = None) ->
     rows = []
     if 0 < number < 2**31:
         rows = list(session.exec(
-            select(Game, Seat, Player, Preferences.digest)
+            select(Game, Seat, Player, Preferences.digest,
+                   exists().where(MailRefusal.address == Player.email).label("refused"))
             .select_from(Game)
             .outerjoin(Seat, Seat.game_id == Game.id)
             .outerjoin(Player, Player.id == Seat.player_id)
@@ -158,8 +166,9 @@ def load_seated(session: Session, game_id: Any, player: Player | None = None) ->
     if not rows:
         raise NotFound(f"there is no game {number}")
     game = rows[0][0]
-    seated = Seated(game, [(seat, someone) for _, seat, someone, _ in rows if seat is not None and someone is not None],
-                    {someone.id for _, seat, someone, digest in rows if someone is not None and digest})
+    seated = Seated(game, [(row[1], row[2]) for row in rows if row[1] is not None and row[2] is not None],
+                    {row[2].id for row in rows if row[2] is not None and row[3]},
+                    {row[2].email for row in rows if row[2] is not None and row[4]})
     if player is not None and seated.seat_of(player) is None:
         raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
     return seated

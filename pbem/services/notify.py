@@ -115,8 +115,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
             if digest:
                 continue  # held back: the daily digest lists the game (pbem.services.digest)
         recipients.append((seat, player))
-    # one statement for whether any of them refused all mail, not one a mail
-    refused = set(refusing(session, [player.email for _, player in recipients])) if recipients else set()
+    refused = _refused(session, seated, [player.email for _, player in recipients])
     for seat, player in recipients:
         if game.status != "active":
             subject, lead, mail_kind = outcome(session, game, pairs), game.termination or "The game is over.", "game_over"
@@ -135,6 +134,16 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
             after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
         send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after, seat=seat,
              refused=refused)
+
+
+def _refused(session: Session, seated: Seated | None, addresses: list[str]) -> set[str]:
+    """Which of ``addresses`` refused all mail: read with the game
+    (``seated.refused``) for plain addresses, else one statement for all."""
+    if seated is not None:
+        asked = [a for a in addresses if "+" in a or a != a.strip().lower()]
+        found = {a for a in addresses if a in seated.refused}
+        return found | (set(refusing(session, asked)) if asked else set())
+    return set(refusing(session, addresses)) if addresses else set()
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
