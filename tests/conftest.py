@@ -133,7 +133,9 @@ def session(app):
     from pbem.db import get_session
 
     with app.app_context():
-        yield get_session()
+        session = get_session()
+        yield session
+        session.close()  # a request may have replaced it in ``g``: close it here, ending any transaction
 
 
 @pytest.fixture
