@@ -3,36 +3,43 @@ floor of a bare Flask route that parses JSON, INSERTs one row and commits.
 
     .venv/bin/python benchmarks/fast_paths_turns.py
 
-(``PBEM_TEST_POSTGRES_URL`` set: on PostgreSQL too.)  The runner
-``benchmarks/fast_paths.py`` calls ``rows(database)``.  Not part of the
-test command; ``tests/test_turn_statements.py`` counts a turn's statements
-instead.
+(``PBEM_TEST_POSTGRES_URL`` set: on PostgreSQL too; ``PBEM_BENCH_TURN_ROUNDS``
+sets the rounds, default 200.)  The runner ``benchmarks/fast_paths.py`` calls
+``rows(database)``.  Not part of the test command;
+``tests/test_turn_statements.py`` counts a turn's statements instead.
 
 How it measures: the pbem app on a fresh migrated database (a SQLite file,
 or a new PostgreSQL schema), and beside it a bare Flask app on the very same
 engine (same URL, same engine options, same pool) whose one route parses the
 JSON body, INSERTs one row shaped like a turn (game, ply, seat, text,
 canonical text, position, source, time) into a table of its own, and
-commits.  Requests go through Flask's test client (the whole WSGI app:
-routing, sign-in, CSRF, JSON, the database; no sockets), the same way for
-the paths and the floor.  Each round makes one API turn, one floor request,
-one web-form turn (its POST, answered by a redirect) and one floor request,
-so the paths and the floor share the machine's ups and downs; the figures
-are medians.  The turns are real Logger turns in games that go on: each game
-is played by the service to turn ``START`` first (untimed), then the timed
-turns carry it on to turn ``STOP``, then the next game takes over.  The
-turn to send is worked out by the client between requests, untimed.
+commits.  Each app is served by a real WSGI server on loopback (Werkzeug's
+threaded server, a dependency already) and called over HTTP/1.1 on a
+kept-alive connection (``http.client``), the same way for the paths and
+the floor: what a client on the machine sees.  Each round makes one API
+turn, one floor request, one web-form turn (its POST, answered by a
+redirect) and one floor request, so the paths and the floor share the
+machine's ups and downs; the figures are medians.  The turns are real
+Logger turns in games that go on: each game is played by the service to
+turn ``START`` first (untimed), then the timed turns carry it on to turn
+``STOP``, then a new game takes over.  The turn to send is worked out by the
+client between requests, untimed.
 """
 
 from __future__ import annotations
 
+import http.client
+import json
+import logging
 import os
 import re
 import statistics
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
+from urllib.parse import urlencode
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -49,11 +56,41 @@ FLOOR = "a bare Flask route on the same engine: parse JSON, INSERT one row, comm
 class _Game:
     id: int
     state: Any
+    ply: int = START
+
+
+class _Served:
+    """A WSGI app served on a free loopback port in a thread, and kept-alive
+    HTTP connections to it."""
+
+    def __init__(self, app):
+        from werkzeug.serving import make_server
+
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request, for the paths and the floor
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.connections: dict[Any, http.client.HTTPConnection] = {}
+
+    def post(self, path: str, body: bytes, headers: dict[str, str], who: Any = None) -> tuple[int, bytes]:
+        """POST over the connection kept for ``who``; the status and body."""
+        connection = self.connections.get(who)
+        if connection is None:
+            connection = self.connections[who] = http.client.HTTPConnection("127.0.0.1", self.server.server_port)
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+
+    def close(self) -> None:
+        for connection in self.connections.values():
+            connection.close()
+        self.server.shutdown()
+        self.server.server_close()
 
 
 class _Bench:
-    """The pbem app, the floor app beside it on the same engine, two
-    players and the games they play."""
+    """The pbem app and the floor app beside it on the same engine, both
+    served; two players and the games they play."""
 
     def __init__(self, url: str):
         from flask import Flask, request
@@ -75,15 +112,9 @@ class _Bench:
             session.commit()
             self.ids = [p.id for p in players]
             self.tokens = {p.id: create_api_token(session, p, "bench")[0] for p in players}
-            sids = {p.id: web_sessions.start(session, p) for p in players}
-        self.api = self.app.test_client()
-        self.web = {}
-        for player_id, sid in sids.items():
-            client = self.app.test_client()
-            with client.session_transaction() as cookie:
-                cookie[web_sessions.COOKIE_KEY] = sid
-            self.web[player_id] = client
-        self.csrf: dict[int, str] = {}
+            self.sids = {p.id: web_sessions.start(session, p) for p in players}
+        self.web: dict[int, tuple[str, str]] = {}  # player id -> (session cookie, CSRF token)
+        self.served = _Served(self.app)
 
         metadata = MetaData()
         table = Table("bench_floor_turns", metadata, Column("id", Integer, primary_key=True),
@@ -105,7 +136,7 @@ class _Bench:
                 connection.commit()
             return {"ok": True}, 201
 
-        self.floor = floor.test_client()
+        self.floor = _Served(floor)
         self.floor_ply = 0
         self.queues: dict[str, list[_Game]] = {"api": [], "web": []}
 
@@ -126,7 +157,7 @@ class _Bench:
                 mover = (alice, bob)[self.kind.rules.to_move(state)]
                 game = submit_turn(session, game.id, mover, self.kind.notation.legal_texts(state)[0], game.ply,
                                    "cli").game
-            return _Game(game.id, self._state(game.position))
+            return _Game(game.id, self._state(game.position), game.ply)
 
     def _state(self, position: str) -> Any:
         return self.kind.notation.parse_position(position, {})
@@ -140,71 +171,89 @@ class _Bench:
             if not queue:
                 queue.append(self._new_game())
         game = queue[0]
-        rules, notation = self.kind.rules, self.kind.notation
-        text = notation.legal_texts(game.state)[0]
-        ply = self._ply(game)
-        return game, ply, text, self.ids[rules.to_move(game.state)]
-
-    def _ply(self, game: _Game) -> int:
-        return game.ply if hasattr(game, "ply") else START
+        text = self.kind.notation.legal_texts(game.state)[0]
+        return game, game.ply, text, self.ids[self.kind.rules.to_move(game.state)]
 
     def _played(self, game: _Game, ply: int, text: str) -> None:
         state = self.kind.rules.apply(game.state, self.kind.notation.parse_turn(game.state, text))
-        game.ply = ply + 1  # type: ignore[attr-defined]
+        game.ply = ply + 1
         game.state = None if game.ply >= STOP or self.kind.rules.is_over(state) else state
 
-    # -- the three requests -----------------------------------------------
+    def _signed_in(self, player_id: int, game_id: int) -> tuple[str, str]:
+        """A browser's session cookie (signed in, with a CSRF secret) and
+        the CSRF token of its game page, made once per player (untimed)."""
+        from pbem.services import web_sessions
+
+        if player_id not in self.web:
+            client = self.app.test_client()
+            with client.session_transaction() as cookie:
+                cookie[web_sessions.COOKIE_KEY] = self.sids[player_id]
+            page = client.get(f"/games/{game_id}")
+            token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+            name = self.app.config.get("SESSION_COOKIE_NAME", "session")
+            self.web[player_id] = (f"{name}={client.get_cookie(name).value}", token)
+        return self.web[player_id]
+
+    # -- the three requests, each made ready untimed ------------------------
     def api_turn(self) -> Callable[[], None]:
         game, ply, text, mover = self._next("api")
-        headers = {"Authorization": f"Bearer {self.tokens[mover]}"}
+        headers = {"Authorization": f"Bearer {self.tokens[mover]}", "Content-Type": "application/json"}
+        body = json.dumps({"turn": text, "ply": ply}).encode()
 
         def request() -> None:
-            response = self.api.post(f"/api/v1/games/{game.id}/turns", json={"turn": text, "ply": ply},
-                                     headers=headers)
-            assert response.status_code == 201, response.get_data(as_text=True)
+            status, answer = self.served.post(f"/api/v1/games/{game.id}/turns", body, headers, ("api", mover))
+            assert status == 201, answer
 
         return self._then(request, game, ply, text)
 
     def web_turn(self) -> Callable[[], None]:
         game, ply, text, mover = self._next("web")
-        client = self.web[mover]
-        if mover not in self.csrf:
-            page = client.get(f"/games/{game.id}")
-            self.csrf[mover] = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
-        form = {"csrf_token": self.csrf[mover], "turn": text, "ply": str(ply), "action": "play"}
+        cookie, token = self._signed_in(mover, game.id)
+        headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+        body = urlencode({"csrf_token": token, "turn": text, "ply": str(ply), "action": "play"}).encode()
 
         def request() -> None:
-            response = client.post(f"/games/{game.id}/turn", data=form)
-            assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+            status, answer = self.served.post(f"/games/{game.id}/turn", body, headers, ("web", mover))
+            assert status == 302, answer[:2000]
 
         return self._then(request, game, ply, text)
 
     def _then(self, request: Callable[[], None], game: _Game, ply: int, text: str) -> Callable[[], None]:
         def timed() -> None:
             request()
+
+        def after() -> None:
             self._played(game, ply, text)
 
+        timed.after = after  # type: ignore[attr-defined]
         return timed
 
     def floor_request(self) -> Callable[[], None]:
         self.floor_ply += 1
-        body = {"game": 1, "ply": self.floor_ply, "turn": "a1-a3 G P:b3",
-                "position": "....2/...../..s../...../1.... 1 0,0 2,2"}
+        body = json.dumps({"game": 1, "ply": self.floor_ply, "turn": "a1-a3 G P:b3",
+                           "position": "....2/...../..s../...../1.... 1 0,0 2,2"}).encode()
+        headers = {"Content-Type": "application/json"}
 
         def request() -> None:
-            response = self.floor.post("/floor", json=body)
-            assert response.status_code == 201
+            status, answer = self.floor.post("/floor", body, headers)
+            assert status == 201, answer
 
         return request
 
     def close(self) -> None:
+        self.served.close()
+        self.floor.close()
         self.engine.dispose()
 
 
 def _time(action: Callable[[], None]) -> float:
     start = time.perf_counter()
     action()
-    return (time.perf_counter() - start) * 1000
+    elapsed = (time.perf_counter() - start) * 1000
+    after = getattr(action, "after", None)
+    if after is not None:
+        after()  # the client follows the game, untimed
+    return elapsed
 
 
 def measure(database: Database, rounds: int = ROUNDS) -> dict[str, float]:
@@ -213,7 +262,6 @@ def measure(database: Database, rounds: int = ROUNDS) -> dict[str, float]:
     try:
         times: dict[str, list[float]] = {"api": [], "web": [], "floor": []}
         for round_number in range(WARMUP + rounds):
-            # each request is prepared (the game, the turn) untimed, then timed alone
             found = [("api", _time(bench.api_turn())), ("floor", _time(bench.floor_request())),
                      ("web", _time(bench.web_turn())), ("floor", _time(bench.floor_request()))]
             if round_number >= WARMUP:
@@ -226,7 +274,8 @@ def measure(database: Database, rounds: int = ROUNDS) -> dict[str, float]:
 
 def rows(database: Database) -> list[Row]:
     figures = measure(database)
-    note = f"Flask test client; medians of {ROUNDS}, interleaved; Logger turns {START + 1}-{STOP} of games going on"
+    note = (f"Werkzeug WSGI server on loopback, HTTP/1.1 kept alive; medians of {ROUNDS}, interleaved; "
+            f"Logger turns {START + 1}-{STOP} of games going on")
     return [
         Row("a turn over the JSON API", database.name, "at most x", GOAL, figures["api"], figures["floor"],
             "ms", FLOOR, note),
@@ -236,9 +285,9 @@ def rows(database: Database) -> list[Row]:
 
 
 def _print(found: list[Row]) -> None:
-    print(f"{'path':28} {'database':11} {'ratio':>6} {'path ms':>8} {'floor ms':>9} {'goal':>8}  result")
+    print(f"{'path':26} {'database':11} {'ratio':>6} {'path ms':>8} {'floor ms':>9} {'goal':>8}  result")
     for row in found:
-        print(f"{row.path:28} {row.database:11} {row.figure:5.2f}x {row.measured:8.2f} {row.floor:9.2f} "
+        print(f"{row.path:26} {row.database:11} {row.figure:5.2f}x {row.measured:8.2f} {row.floor:9.2f} "
               f"{'<= ' + format(row.goal, '.1f') + 'x':>8}  {'pass' if row.passed else 'MISS'}")
 
 
