@@ -11,7 +11,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, insert
 from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
@@ -136,3 +136,20 @@ def rolls_back(service):
             raise
 
     return wrapper
+
+
+def insert_rows(session: Session, rows: list[Any]) -> None:
+    """INSERT new ``rows`` (model instances, not added to the session) at
+    once, one statement per table, inside the session's transaction: what
+    ``session.add`` and the flush at commit would do, without the unit of
+    work's bookkeeping.  The rows stay outside the session (their ``id``
+    is not read back): for rows written once and not changed again in the
+    same transaction, such as a turn and its mail."""
+    by_table: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        table = type(row).__table__
+        values = {column.key: getattr(row, column.key) for column in table.columns
+                  if not (column.primary_key and getattr(row, column.key) is None)}
+        by_table.setdefault(table, []).append(values)
+    for table, values in by_table.items():
+        session.execute(insert(table), values)

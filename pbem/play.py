@@ -29,13 +29,43 @@ def title_of(game: Game) -> str:
     return kind.rules.title or kind.name
 
 
+#: states parsed lately, by (kind, options, position); a state is kept only
+#: when it is hashable (every engine's states are frozen values), so one
+#: handed out twice can never be changed by whoever got it first
+_PARSED: dict[tuple, Any] = {}
+_PARSED_KEPT = 256
+
+
 def state_of(game: Game, position: str | None = None) -> Any:
     """The game's state (or the state of ``position``), or None before the
-    start."""
+    start.  A turn asks for the same position several times (to check the
+    turn, whose move it is next, what the mail and the answer show), so
+    recently parsed states are kept."""
     text = position if position is not None else game.position
     if text is None:
         return None
-    return kind_of(game).notation.parse_position(text, game.options)
+    options = game.options or {}
+    try:
+        key = (game.kind, text, tuple(sorted(options.items())))
+        found = _PARSED.get(key)
+    except TypeError:  # options that are not hashable: parse every time
+        return kind_of(game).notation.parse_position(text, game.options)
+    if found is not None:
+        return found
+    state = kind_of(game).notation.parse_position(text, game.options)
+    try:
+        hash(state)  # a value (fields all hashable): safe to hand out again
+    except TypeError:
+        return state
+    if type(state).__eq__ is object.__eq__:
+        return state  # hashed by identity: not known to be a value
+    try:
+        while len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.pop(next(iter(_PARSED)))  # the oldest
+    except (KeyError, RuntimeError, StopIteration):  # another thread trimmed it at the same moment
+        pass
+    _PARSED[key] = state
+    return state
 
 
 def start_state(game: Game, players: int, seed: str | None = None) -> Any:

@@ -171,7 +171,10 @@ def submit(game_id: str):
     done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
     # the game as after the turn, from the rows the turn read; its turns are those this turn stored
     answer = present.after_turn(session, done.seated, player, [done.turn, *done.skipped])
-    return jsonify(schemas.GameDetailOut().dump(answer)), 201
+    return jsonify(_TURN_ANSWER.dump(answer)), 201
+
+
+_TURN_ANSWER = schemas.GameDetailOut()  # made once: dumping keeps no state in the schema
 
 
 @bp.get("/games/<game_id>/preview")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from pbem import links
+from pbem.db import insert_rows
 from pbem.models import Game, Player, Seat
 from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services import outbox, par
@@ -50,13 +51,14 @@ _UNREAD = object()
 
 def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game",
          after: list[str] | None = None, *, seat: Seat | None | object = _UNREAD,
-         refused: set[str] | None = None) -> None:
+         refused: set[str] | None = None, pending: list | None = None) -> None:
     """Queue a mail about ``game`` at its ply for ``player``.  With
     ``after``, the board goes between ``lines`` and ``after`` (drawn at send
     time for the player's seat); without, it follows all the words, as in
     every mail about a started game.  A caller that has read the player's
     ``seat`` (None: not seated) and which recipients refuse mail
-    (``refused``, see ``outbox.queue``) passes them."""
+    (``refused``, see ``outbox.queue``) passes them; ``pending`` collects
+    the message to be inserted by the caller (``outbox.queue``)."""
     if seat is _UNREAD:
         seat = seat_of(session, game, player)
     link = ["", f"The game: {game_link(game)}", ""]
@@ -66,7 +68,7 @@ def send(session: Session, player: Player, game: Game, subject: str, lines: list
         body, after_board = "\n".join(lines), "\n".join(after + link).strip("\n")
     outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id,
                  ply=game.ply, kind=kind, seat=seat.number if seat is not None else None, after_board=after_board,
-                 refused=refused)
+                 refused=refused, pending=pending)
 
 
 def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:
@@ -116,6 +118,7 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
                 continue  # held back: the daily digest lists the game (pbem.services.digest)
         recipients.append((seat, player))
     refused = _refused(session, seated, [player.email for _, player in recipients])
+    pending: list = []
     for seat, player in recipients:
         if game.status != "active":
             subject, lead, mail_kind = outcome(session, game, pairs), game.termination or "The game is over.", "game_over"
@@ -133,7 +136,8 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
         if game.deadline and mover is not None:
             after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
         send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after, seat=seat,
-             refused=refused)
+             refused=refused, pending=pending)
+    insert_rows(session, pending)  # the mail, in one INSERT
 
 
 def _refused(session: Session, seated: Seated | None, addresses: list[str]) -> set[str]:

@@ -28,6 +28,7 @@ def queue(
     seat: int | None = None,
     after_board: str = "",
     refused: set[str] | None = None,
+    pending: list[OutboxMessage] | None = None,
 ) -> OutboxMessage:
     """Add a message to the outbox (committed with the caller's transaction).
     ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
@@ -42,12 +43,17 @@ def queue(
 
     ``refused``: a caller queueing several mails at once may check their
     addresses in one statement (``refusals.refusing``) and pass the result
-    (the addresses that refuse), so this does not check each one again."""
+    (the addresses that refuse), so this does not check each one again;
+    and may collect the messages in ``pending`` instead of adding them to
+    the session, to INSERT them at once (``pbem.db.insert_rows``)."""
     message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind,
                             seat=seat, after_board=after_board)
     dropped = refuses(session, to) if refused is None else bool(refusing_among(refused, to))
     if not dropped:
-        session.add(message)
+        if pending is not None:
+            pending.append(message)
+        else:
+            session.add(message)
     return message
 
 

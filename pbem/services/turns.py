@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError, shown
-from pbem.db import rolls_back
+from pbem.db import insert_rows, rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Turn, utcnow
 from pbem.play import Seated, game_for_player, kind_of, load_seated, settled, state_of
 from pbem.services import gamestate, notify, sweep, time_control
@@ -167,8 +167,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         created_at=now,
         chance=happened,
     )
-    session.add(turn)
-    session.add_all(skipped)
+    insert_rows(session, [turn, *skipped])  # one INSERT, not the unit of work's bookkeeping
     time_control.bank_after_turn(session, game, seat, now, started)
     notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player,
                     seated=seated)
