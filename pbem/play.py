@@ -3,10 +3,11 @@ state, seats and players.  Never names a particular game."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import exists
+from sqlalchemy import bindparam, exists
 from sqlmodel import Session, select
 
 from engine import chance
@@ -173,6 +174,19 @@ class Seated:
         return {seat.number: seat.out_after for seat, _ in self.seats if seat.out_after is not None}
 
 
+@functools.cache
+def _seated_statement():
+    """``load_seated``'s statement, built once (its cache key too)."""
+    return (select(Game, Seat, Player, Preferences.digest,
+                   exists().where(MailRefusal.address == Player.email).label("refused"))
+            .select_from(Game)
+            .outerjoin(Seat, Seat.game_id == Game.id)
+            .outerjoin(Player, Player.id == Seat.player_id)
+            .outerjoin(Preferences, Preferences.player_id == Player.id)
+            .where(Game.id == bindparam("game_id"))
+            .order_by(Seat.number))
+
+
 def load_seated(session: Session, game_id: Any, player: Player | None = None) -> Seated:
     """The game with this id, its seats, players and their digest choice, in
     one statement; ``NotFound`` naming the id, and with ``player``,
@@ -181,18 +195,7 @@ def load_seated(session: Session, game_id: Any, player: Player | None = None) ->
         number = int(game_id)
     except (TypeError, ValueError):
         raise NotFound(f"there is no game {shown(game_id)}; games are numbered 1, 2, 3...") from None
-    rows = []
-    if 0 < number < 2**31:
-        rows = list(session.exec(
-            select(Game, Seat, Player, Preferences.digest,
-                   exists().where(MailRefusal.address == Player.email).label("refused"))
-            .select_from(Game)
-            .outerjoin(Seat, Seat.game_id == Game.id)
-            .outerjoin(Player, Player.id == Seat.player_id)
-            .outerjoin(Preferences, Preferences.player_id == Player.id)
-            .where(Game.id == number)
-            .order_by(Seat.number)
-        ))
+    rows = list(session.exec(_seated_statement(), params={"game_id": number})) if 0 < number < 2**31 else []
     if not rows:
         raise NotFound(f"there is no game {number}")
     game = rows[0][0]

@@ -167,14 +167,15 @@ def submit(game_id: str):
     player = api_player()
     session = get_session()
     seated = load_seated(session, game_id, player)  # 404 / 403 before looking at the body
-    body = _body(schemas.TurnIn(), '{"turn": "b1-b3 G P:b4", "ply": 4}')
+    body = _body(_TURN_IN, '{"turn": "b1-b3 G P:b4", "ply": 4}')
     done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
     # the game as after the turn, from the rows the turn read; its turns are those this turn stored
     answer = present.after_turn(session, done.seated, player, [done.turn, *done.skipped])
     return jsonify(_TURN_ANSWER.dump(answer)), 201
 
 
-_TURN_ANSWER = schemas.GameDetailOut()  # made once: dumping keeps no state in the schema
+_TURN_IN = schemas.TurnIn()  # made once: loading and dumping keep no state in a schema
+_TURN_ANSWER = schemas.GameDetailOut()
 
 
 @bp.get("/games/<game_id>/preview")
