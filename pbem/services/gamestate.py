@@ -57,15 +57,15 @@ def draw_offer_text(seats: Iterable[int]) -> str | None:
 def _claim_statement(columns: tuple[str, ...], check: bool, check_none: bool):
     """``claim``'s conditional UPDATE of ``columns``, built once for each set
     of columns (its cache key too); the values go in as parameters."""
-    table = Game.__table__
-    conditions = [Game.id == bindparam("_id"), Game.ply == bindparam("_ply"), Game.status == bindparam("_status")]
+    table = Game.__table__  # the table, not the entity: the ORM's UPDATE machinery has nothing to do here
+    c = table.c
+    conditions = [c.id == bindparam("_id"), c.ply == bindparam("_ply"), c.status == bindparam("_status")]
     if check:
-        conditions.append(Game.next_check_at == bindparam("_check"))
+        conditions.append(c.next_check_at == bindparam("_check"))
     if check_none:
-        conditions.append(Game.next_check_at.is_(None))
-    return (update(Game).where(*conditions)
-            .values({name: bindparam(f"v_{name}", type_=table.c[name].type) for name in columns})
-            .execution_options(synchronize_session=False))
+        conditions.append(c.next_check_at.is_(None))
+    return update(table).where(*conditions).values({name: bindparam(f"v_{name}", type_=c[name].type)
+                                                    for name in columns})
 
 
 def claim(session: Session, game: Game, expected_ply: int, expected_status: str = ACTIVE,
