@@ -152,4 +152,5 @@ def insert_rows(session: Session, rows: list[Any]) -> None:
                   if not (column.primary_key and getattr(row, column.key) is None)}
         by_table.setdefault(table, []).append(values)
     for table, values in by_table.items():
-        session.execute(insert(table), values)
+        # one row: a plain INSERT (a list would take the driver's executemany path)
+        session.execute(insert(table), values[0] if len(values) == 1 else values)
