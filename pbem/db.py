@@ -4,13 +4,15 @@ the Alembic migrations run on start-up."""
 from __future__ import annotations
 
 import functools
+import select
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, insert
+from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
 from pbem import tables  # noqa: F401  (every table joins the metadata)
@@ -32,7 +34,9 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
             cursor.close()
 
         return engine
-    engine = create_engine(url, pool_pre_ping=True, **options)
+    options.setdefault("pool_recycle", RECYCLE_SECONDS)
+    engine = create_engine(url, **options)
+    event.listen(engine, "checkout", _check_alive)
     if schema:
 
         @event.listens_for(engine, "connect")
@@ -43,6 +47,32 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
             dbapi_connection.commit()
 
     return engine
+
+
+#: a pooled PostgreSQL connection older than this is replaced (before its
+#: checkout) rather than reused: it bounds how long a connection whose
+#: server went away without a word (a network cut) can linger in the pool
+RECYCLE_SECONDS = 1800
+
+
+def _check_alive(dbapi_connection, _record, _proxy) -> None:
+    """Before a pooled PostgreSQL connection is handed out: a connection the
+    server closed (a restart, ``pg_terminate_backend``, an idle timeout)
+    has a socket that is readable while it sits idle in the pool (the
+    server's last words, then the end of the stream), so a zero-timeout
+    poll of the socket tells, without a round trip to the server.  Then
+    ``DisconnectionError`` makes the pool drop it and check out a fresh
+    one, and the request never sees it.  This replaces ``pool_pre_ping``
+    (a ``SELECT 1`` round trip on every checkout); ``docs/server.md``,
+    "Database connections"."""
+    try:
+        if getattr(dbapi_connection, "closed", False):
+            raise DisconnectionError("the connection is closed")
+        readable, _, _ = select.select([dbapi_connection.fileno()], [], [], 0)
+    except (OSError, ValueError, AttributeError) as error:
+        raise DisconnectionError(f"the connection's socket is gone: {error}") from error
+    if readable:  # an idle connection has nothing to read unless the server hung up
+        raise DisconnectionError("the server closed the connection")
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -106,3 +136,21 @@ def rolls_back(service):
             raise
 
     return wrapper
+
+
+def insert_rows(session: Session, rows: list[Any]) -> None:
+    """INSERT new ``rows`` (model instances, not added to the session) at
+    once, one statement per table, inside the session's transaction: what
+    ``session.add`` and the flush at commit would do, without the unit of
+    work's bookkeeping.  The rows stay outside the session (their ``id``
+    is not read back): for rows written once and not changed again in the
+    same transaction, such as a turn and its mail."""
+    by_table: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        table = type(row).__table__
+        values = {column.key: getattr(row, column.key) for column in table.columns
+                  if not (column.primary_key and getattr(row, column.key) is None)}
+        by_table.setdefault(table, []).append(values)
+    for table, values in by_table.items():
+        # one row: a plain INSERT (a list would take the driver's executemany path)
+        session.execute(insert(table), values[0] if len(values) == 1 else values)

@@ -3,8 +3,11 @@ state, seats and players.  Never names a particular game."""
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import bindparam, exists
 from sqlmodel import Session, select
 
 from engine import chance
@@ -13,6 +16,8 @@ from engine.errors import shown
 from notation import registry
 from notation.base import GameKind
 from pbem.models import Game, Player, Seat, Turn
+from pbem.models_clock import Preferences
+from pbem.models_refusals import MailRefusal
 from pbem.services.errors import Forbidden, NotFound
 
 
@@ -25,13 +30,43 @@ def title_of(game: Game) -> str:
     return kind.rules.title or kind.name
 
 
+#: states parsed lately, by (kind, options, position); a state is kept only
+#: when it is hashable (every engine's states are frozen values), so one
+#: handed out twice can never be changed by whoever got it first
+_PARSED: dict[tuple, Any] = {}
+_PARSED_KEPT = 256
+
+
 def state_of(game: Game, position: str | None = None) -> Any:
     """The game's state (or the state of ``position``), or None before the
-    start."""
+    start.  A turn asks for the same position several times (to check the
+    turn, whose move it is next, what the mail and the answer show), so
+    recently parsed states are kept."""
     text = position if position is not None else game.position
     if text is None:
         return None
-    return kind_of(game).notation.parse_position(text, game.options)
+    options = game.options or {}
+    try:
+        key = (game.kind, text, tuple(sorted(options.items())))
+        found = _PARSED.get(key)
+    except TypeError:  # options that are not hashable: parse every time
+        return kind_of(game).notation.parse_position(text, game.options)
+    if found is not None:
+        return found
+    state = kind_of(game).notation.parse_position(text, game.options)
+    try:
+        hash(state)  # a value (fields all hashable): safe to hand out again
+    except TypeError:
+        return state
+    if type(state).__eq__ is object.__eq__:
+        return state  # hashed by identity: not known to be a value
+    try:
+        while len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.pop(next(iter(_PARSED)))  # the oldest
+    except (KeyError, RuntimeError, StopIteration):  # another thread trimmed it at the same moment
+        pass
+    _PARSED[key] = state
+    return state
 
 
 def start_state(game: Game, players: int, seed: str | None = None) -> Any:
@@ -117,6 +152,66 @@ def game_for_player(session: Session, game_id: Any, player: Player) -> tuple[Gam
     if seat is None:
         raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
     return game, seat
+
+
+@dataclass
+class Seated:
+    """A game read with everything a turn needs, in one statement
+    (``load_seated``): its seats in order with their players, which of
+    those players take the daily digest instead of a mail per move, and
+    which refused all mail at their own address (``refused``: a refusal
+    is stored as the trimmed, lower-cased address, as players' addresses
+    are; ``notify`` still asks ``refusals.refusing`` about an address with a
+    ``+detail``, which a refusal of the address without it covers too).
+    Services that accept one (``submit_turn``, ``notify.position``,
+    ``present.summary``) read none of it again."""
+
+    game: Game
+    seats: list[tuple[Seat, Player]]
+    digest: set[int] = field(default_factory=set)  # ids of players who prefer the daily digest
+    refused: set[str] = field(default_factory=set)  # addresses of players refusing all mail
+
+    def seat_of(self, player: Player | None) -> Seat | None:
+        if player is None:
+            return None
+        return next((seat for seat, seated in self.seats if seated.id == player.id), None)
+
+    def out(self) -> dict[int, int]:
+        """The seats put out of the game on time (as ``sweep.out_seats``)."""
+        return {seat.number: seat.out_after for seat, _ in self.seats if seat.out_after is not None}
+
+
+@functools.cache
+def _seated_statement():
+    """``load_seated``'s statement, built once (its cache key too)."""
+    return (select(Game, Seat, Player, Preferences.digest,
+                   exists().where(MailRefusal.address == Player.email).label("refused"))
+            .select_from(Game)
+            .outerjoin(Seat, Seat.game_id == Game.id)
+            .outerjoin(Player, Player.id == Seat.player_id)
+            .outerjoin(Preferences, Preferences.player_id == Player.id)
+            .where(Game.id == bindparam("game_id"))
+            .order_by(Seat.number))
+
+
+def load_seated(session: Session, game_id: Any, player: Player | None = None) -> Seated:
+    """The game with this id, its seats, players and their digest choice, in
+    one statement; ``NotFound`` naming the id, and with ``player``,
+    ``Forbidden`` when they have no seat in it (as ``game_for_player``)."""
+    try:
+        number = int(game_id)
+    except (TypeError, ValueError):
+        raise NotFound(f"there is no game {shown(game_id)}; games are numbered 1, 2, 3...") from None
+    rows = list(session.exec(_seated_statement(), params={"game_id": number})) if 0 < number < 2**31 else []
+    if not rows:
+        raise NotFound(f"there is no game {number}")
+    game = rows[0][0]
+    seated = Seated(game, [(row[1], row[2]) for row in rows if row[1] is not None and row[2] is not None],
+                    {row[2].id for row in rows if row[2] is not None and row[3]},
+                    {row[2].email for row in rows if row[2] is not None and row[4]})
+    if player is not None and seated.seat_of(player) is None:
+        raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
+    return seated
 
 
 def turns_of(session: Session, game: Game) -> list[Turn]:

@@ -11,11 +11,14 @@ from sqlmodel import Session
 
 from engine.errors import PbemError
 from pbem.models import OPEN_STATUSES, Game, Player, Seat
-from pbem.play import kind_of, seated_players, title_of, turns_of
+from pbem.play import Seated, kind_of, seated_players, title_of, turns_of
 from pbem.services import gamestate, par, sweep, time_control, views
 
 
-def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
+def summary(session: Session, game: Game, viewer: Player | None = None,
+            seated: Seated | None = None) -> dict[str, Any]:
+    """The game's summary for ``viewer``; ``seated`` (``play.load_seated``)
+    saves reading its seats and players again."""
     kind = kind_of(game)
     mover = views.mover(game)
     players = []
@@ -23,7 +26,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
     agreeing = gamestate.draw_offer_seats(game)
     public = par.seed_is_public(session, game)
     puzzle = par.puzzle_of(session, game) if public else None
-    for seat, player in seated_players(session, game):
+    for seat, player in (seated.seats if seated is not None else seated_players(session, game)):
         players.append(
             {
                 "seat": seat.number + 1,
@@ -68,9 +71,39 @@ def summary(session: Session, game: Game, viewer: Player | None = None) -> dict[
 
 
 def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[str, Any]:
-    data = summary(session, game, viewer)
+    data = _current(session, game, viewer)
     kind = kind_of(game)
-    seat = views.seat_for(session, game, viewer)
+    seat = data.pop("_seat")
+    played = turns_of(session, game)
+    positions = views.turn_positions(session, game, seat, played)
+    data["turns"] = [turn_data(t, kind, positions[t.ply]) for t in played]
+    return data
+
+
+def after_turn(session: Session, seated: Seated, viewer: Player, stored: list) -> dict[str, Any]:
+    """What the API answers to a turn ``viewer`` just played: the game as
+    ``detail`` shows it, from the rows the turn read (``seated``), except
+    that ``turns`` lists only the turns this submission stored (the
+    viewer's, then any forfeited for players out on time), not every turn
+    of the game again (``GET /games/{id}/turns`` lists them all)."""
+    game = seated.game
+    data = _current(session, game, viewer, seated)
+    seat = data.pop("_seat")
+    kind = kind_of(game)
+    positions = views.turn_positions(session, game, seat, stored)
+    data["turns"] = [turn_data(t, kind, positions[t.ply]) for t in stored]
+    return data
+
+
+def _current(session: Session, game: Game, viewer: Player | None, seated: Seated | None = None) -> dict[str, Any]:
+    """``detail`` but the turns played; ``_seat`` the viewer's seat number."""
+    data = summary(session, game, viewer, seated)
+    kind = kind_of(game)
+    if seated is not None:
+        found = seated.seat_of(viewer)
+        seat = None if found is None else found.number
+    else:
+        seat = views.seat_for(session, game, viewer)
     sight = views.at(session, game, seat)
     state = sight.state if sight is not None else None
     data["position"] = sight.position if sight is not None else None
@@ -87,10 +120,8 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
     data["legal_turns"] = listed
     data["legal_turns_cut"] = more
     data["turn_examples"] = list(kind.notation.turn_examples)
-    played = turns_of(session, game)
-    positions = views.turn_positions(session, game, seat, played)
-    data["turns"] = [turn_data(t, kind, positions[t.ply]) for t in played]
     data["can_claim"] = viewer is not None and sweep.claimable(session, game, viewer)
+    data["_seat"] = seat
     return data
 
 

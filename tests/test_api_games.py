@@ -199,6 +199,16 @@ def test_a_draw_needs_an_offer_and_the_other_players_agreement(api):
     records.check(records.read(api("bob", "GET", f"/api/v1/games/{game_id}/record").get_data(as_text=True)))
 
 
+def test_the_answer_to_a_turn_is_the_game_with_only_the_turn_it_stored(api):
+    game_id = started(api)
+    api("alice", "POST", f"/api/v1/games/{game_id}/turns", {"turn": "a1", "ply": 0})
+    after = api("bob", "POST", f"/api/v1/games/{game_id}/turns", {"turn": "E5", "ply": 1}).get_json()
+    shown = api("bob", "GET", f"/api/v1/games/{game_id}").get_json()
+    assert [(t["ply"], t["text"], t["canonical"]) for t in after["turns"]] == [(2, "E5", "e5")]
+    assert after["turns"] == shown["turns"][-1:]
+    assert {**after, "turns": None} == {**shown, "turns": None}  # every other field as GET shows it
+
+
 def test_a_turn_withdraws_a_draw_offer(api):
     game_id = started(api)
     api("bob", "POST", f"/api/v1/games/{game_id}/draw")

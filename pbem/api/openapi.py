@@ -76,7 +76,10 @@ def document() -> dict[str, Any]:
         "get": {"summary": "the turns played", "responses": _responses("turns", many("Turn"), ("401", "403", "404"))},
         "post": {"summary": "play a turn, naming the ply you saw",
                  "requestBody": {"required": True, "content": {"application/json": {"schema": "TurnIn"}}},
-                 "responses": _responses("the game after the turn", "GameDetail",
+                 "responses": _responses("the game after the turn, as GET /games/{game_id} shows it, except "
+                                         "that its turns are only those this turn stored (yours, then any "
+                                         "forfeited for players out on time); GET /games/{game_id}/turns "
+                                         "lists them all", "GameDetail",
                                          ("400", "401", "403", "404", "409", "422"), "201")},
     })
     spec.path("/games/{game_id}/preview", parameters=[_GAME_ID], operations={"get": {

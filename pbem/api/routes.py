@@ -18,7 +18,7 @@ from pbem.api import schemas
 from pbem.api.auth import api_player
 from pbem.db import get_session
 from pbem.json_errors import error_response
-from pbem.play import game_for_player, kind_of
+from pbem.play import game_for_player, kind_of, load_seated
 from pbem.services import games, puzzles, sweep, turns, views
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
@@ -166,10 +166,16 @@ def list_turns(game_id: str):
 def submit(game_id: str):
     player = api_player()
     session = get_session()
-    game_for_player(session, game_id, player)  # 404 / 403 before looking at the body
-    body = _body(schemas.TurnIn(), '{"turn": "b1-b3 G P:b4", "ply": 4}')
-    done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api")
-    return jsonify(_detail(done.game, player)), 201
+    seated = load_seated(session, game_id, player)  # 404 / 403 before looking at the body
+    body = _body(_TURN_IN, '{"turn": "b1-b3 G P:b4", "ply": 4}')
+    done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
+    # the game as after the turn, from the rows the turn read; its turns are those this turn stored
+    answer = present.after_turn(session, done.seated, player, [done.turn, *done.skipped])
+    return jsonify(_TURN_ANSWER.dump(answer)), 201
+
+
+_TURN_IN = schemas.TurnIn()  # made once: loading and dumping keep no state in a schema
+_TURN_ANSWER = schemas.GameDetailOut()
 
 
 @bp.get("/games/<game_id>/preview")

@@ -195,7 +195,7 @@ def turn(ctx: Context, cmd: c.Command) -> None:
     played = turns.preview_turn(ctx.session, game.id, player, cmd.argument, seat=ctx.seat_row)
     ctx.claim()
     ctx.reply(f"You played {played.canonical} in game {game.id} (turn {seen + 1}). The board now:", ply=seen + 1)
-    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", seat=ctx.seat_row, played=played)
+    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", played=played)
 
 
 def preview(ctx: Context, cmd: c.Command) -> None:

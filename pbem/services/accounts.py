@@ -7,6 +7,7 @@ seconds.  API tokens are random strings; only their digest is stored too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -15,7 +16,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from flask import current_app
-from sqlalchemy import and_, or_, update
+from sqlalchemy import and_, bindparam, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -252,14 +253,19 @@ def create_api_token(session: Session, player: Player, label: str = "") -> tuple
 LAST_USED_GRAIN = timedelta(minutes=10)
 
 
+@functools.cache
+def _token_statement():
+    """``player_for_api_token``'s statement, built once (its cache key too)."""
+    return select(ApiToken, Player).where(ApiToken.digest == bindparam("digest"), ApiToken.player_id == Player.id)
+
+
 def player_for_api_token(session: Session, token: str) -> Player | None:
     """The player whose API token this is (None: no such token), read in one
     statement; the token's ``last_used_at`` is brought up to date when it is
     more than ``LAST_USED_GRAIN`` old (one conditional UPDATE, committed)."""
     if not token or len(token) > 200:
         return None
-    found = session.exec(select(ApiToken, Player).where(ApiToken.digest == _digest(token),
-                                                        ApiToken.player_id == Player.id)).first()
+    found = session.exec(_token_statement(), params={"digest": _digest(token)}).first()
     if found is None:
         return None
     row, player = found

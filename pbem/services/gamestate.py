@@ -18,6 +18,7 @@ its WHERE clause against the new row).
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
@@ -53,18 +54,34 @@ def draw_offer_text(seats: Iterable[int]) -> str | None:
     return ",".join(str(n) for n in numbers) if numbers else None
 
 
+@functools.lru_cache(maxsize=64)
+def _claim_statement(columns: tuple[str, ...], check: bool, check_none: bool):
+    """``claim``'s conditional UPDATE of ``columns``, built once for each set
+    of columns (its cache key too); the values go in as parameters."""
+    table = Game.__table__  # the table, not the entity: the ORM's UPDATE machinery has nothing to do here
+    c = table.c
+    conditions = [c.id == bindparam("_id"), c.ply == bindparam("_ply"), c.status == bindparam("_status")]
+    if check:
+        conditions.append(c.next_check_at == bindparam("_check"))
+    if check_none:
+        conditions.append(c.next_check_at.is_(None))
+    return update(table).where(*conditions).values({name: bindparam(f"v_{name}", type_=c[name].type)
+                                                    for name in columns})
+
+
 def claim(session: Session, game: Game, expected_ply: int, expected_status: str = ACTIVE,
           expected_check: Any = _UNCHECKED, **values: Any) -> bool:
     """Write ``values`` to the game row only if it still has ``expected_ply``
     and ``expected_status`` (and, for the sweep, ``next_check_at`` equal to
     ``expected_check``).  True when it did; then ``game`` holds the values.
     False when another change got there first; nothing is written."""
-    conditions = [Game.id == game.id, Game.ply == expected_ply, Game.status == expected_status]
-    if expected_check is not _UNCHECKED:
-        conditions.append(Game.next_check_at == expected_check)
-    done = session.execute(
-        update(Game).where(*conditions).values(**values).execution_options(synchronize_session=False)
-    )
+    checked = expected_check is not _UNCHECKED
+    params = {"_id": game.id, "_ply": expected_ply, "_status": expected_status,
+              **{f"v_{name}": value for name, value in values.items()}}
+    if checked and expected_check is not None:
+        params["_check"] = expected_check
+    done = session.execute(_claim_statement(tuple(values), checked and expected_check is not None,
+                                            checked and expected_check is None), params)
     if done.rowcount != 1:
         return False
     for key, value in values.items():  # the row already holds these

@@ -10,10 +10,12 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from pbem import links
-from pbem.models import Game, Player
-from pbem.play import kind_of, seat_of, seated_players, title_of, to_move
+from pbem.db import insert_rows
+from pbem.models import Game, Player, Seat
+from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services import outbox, par
 from pbem.services.digest import prefers_digest
+from pbem.services.refusals import refusing
 
 
 def game_link(game: Game) -> str:
@@ -44,16 +46,25 @@ def seed_lines(game: Game, session: Session | None = None) -> list[str]:
     return ["", f"The deal's seed, revealed now the game is over: {game.seed} (SHA-256 {game.seed_hash})."]
 
 
+_UNREAD = object()
+
+
 def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game",
-         after: list[str] | None = None) -> None:
+         after: list[str] | None = None, *, seat: Seat | None | object = _UNREAD,
+         refused: set[str] | None = None, pending: list | None = None) -> None:
     """Queue a mail about ``game`` at its ply for ``player``.  With
     ``after``, the board goes between ``lines`` and ``after`` (drawn at send
     time for the player's seat); without, it follows all the words, as in
-    every mail about a started game."""
-    seat = seat_of(session, game, player)
+    every mail about a started game.  A caller that has read the player's
+    ``seat`` (None: not seated) and which recipients refuse mail
+    (``refused``, see ``outbox.queue``) passes them; ``pending`` collects
+    the message to be inserted by the caller (``outbox.queue``)."""
+    if seat is _UNREAD:
+        seat = seat_of(session, game, player)
     body, after_board = mail_words(game, lines, after)
     outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id,
-                 ply=game.ply, kind=kind, seat=seat.number if seat is not None else None, after_board=after_board)
+                 ply=game.ply, kind=kind, seat=seat.number if seat is not None else None, after_board=after_board,
+                 refused=refused, pending=pending)
 
 
 def mail_words(game: Game, lines: list[str], after: list[str] | None = None) -> tuple[str, str]:
@@ -90,21 +101,32 @@ def declined(session: Session, game: Game, decliner: Player) -> None:
                   kind="cancelled")
 
 
-def position(session: Session, game: Game, headline: str, actor: Player | None = None) -> None:
+def position(session: Session, game: Game, headline: str, actor: Player | None = None,
+             seated: Seated | None = None) -> None:
     """After the start or a turn: the player to move gets 'your turn'; the
     other players, except ``actor`` (who just played and has seen it), get
     'a turn was played' with the new position; everyone hears when the game
-    is over.  Players who take the daily digest get no per-move mail."""
+    is over.  Players who take the daily digest get no per-move mail.
+    ``seated`` (``play.load_seated``), when the caller read it, saves
+    reading the seats, players and digest choices again."""
     kind = kind_of(game)
     mover = to_move(game)
     mover_label = kind.notation.player_label(mover) if mover is not None else ""
-    for seat, player in seated_players(session, game):
+    pairs = seated.seats if seated is not None else seated_players(session, game)
+    recipients = []
+    for seat, player in pairs:
+        if game.status == "active":
+            if actor is not None and player.id == actor.id:
+                continue
+            digest = player.id in seated.digest if seated is not None else _prefers_digest(session, player)
+            if digest:
+                continue  # held back: the daily digest lists the game (pbem.services.digest)
+        recipients.append((seat, player))
+    refused = _refused(session, seated, [player.email for _, player in recipients])
+    pending: list = []
+    for seat, player in recipients:
         if game.status != "active":
-            subject, lead, mail_kind = outcome(session, game), game.termination or "The game is over.", "game_over"
-        elif actor is not None and player.id == actor.id:
-            continue
-        elif _prefers_digest(session, player):
-            continue  # held back: the daily digest lists the game (pbem.services.digest)
+            subject, lead, mail_kind = outcome(session, game, pairs), game.termination or "The game is over.", "game_over"
         elif seat.number == mover:
             subject, lead, mail_kind = "your turn", f"It is your turn (player {seat.number + 1}), turn {game.ply + 1}.", "your_turn"
         else:
@@ -118,18 +140,32 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
             after += seed_lines(game, session)
         if game.deadline and mover is not None:
             after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
-        send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after)
+        send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after, seat=seat,
+             refused=refused, pending=pending)
+    insert_rows(session, pending)  # the mail, in one INSERT
+
+
+def _refused(session: Session, seated: Seated | None, addresses: list[str]) -> set[str]:
+    """Which of ``addresses`` refused all mail: read with the game
+    (``seated.refused``) for plain addresses, else one statement for all."""
+    if seated is not None:
+        asked = [a for a in addresses if "+" in a or a != a.strip().lower()]
+        found = {a for a in addresses if a in seated.refused}
+        return found | (set(refusing(session, asked)) if asked else set())
+    return set(refusing(session, addresses)) if addresses else set()
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
     return prefers_digest(session, player.id)
 
 
-def outcome(session: Session, game: Game) -> str:
-    """The game-over subject: who won, or between whom it was drawn."""
+def outcome(session: Session, game: Game, pairs: list[tuple[Seat, Player]] | None = None) -> str:
+    """The game-over subject: who won, or between whom it was drawn
+    (``pairs``: the game's seats and players, when already read)."""
     label = kind_of(game).notation.player_label
+    pairs = seated_players(session, game) if pairs is None else pairs
     names = {label(seat.number): f"{player.display_name} (player {label(seat.number)})"
-             for seat, player in seated_players(session, game)}
+             for seat, player in pairs}
     parts = [p for p in (game.result or "").split("=") if p and p != "*"]
     if not parts or any(p not in names for p in parts):
         ending = game.status if game.status not in ("active", "finished") else "over"

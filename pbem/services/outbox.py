@@ -27,6 +27,8 @@ def queue(
     kind: str | None = None,
     seat: int | None = None,
     after_board: str = "",
+    refused: set[str] | None = None,
+    pending: list[OutboxMessage] | None = None,
 ) -> OutboxMessage:
     """Add a message to the outbox (committed with the caller's transaction).
     ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
@@ -37,12 +39,27 @@ def queue(
     A mail about a started game gets the board at ``ply`` drawn at send
     time, as ``seat`` (the recipient's 0-based seat, None when not seated)
     may see it, between ``body`` and ``after_board``: the row holds the
-    words, never a drawn board."""
+    words, never a drawn board.
+
+    ``refused``: a caller queueing several mails at once may check their
+    addresses in one statement (``refusals.refusing``) and pass the result
+    (the addresses that refuse), so this does not check each one again;
+    and may collect the messages in ``pending`` instead of adding them to
+    the session, to INSERT them at once (``pbem.db.insert_rows``)."""
     message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind,
                             seat=seat, after_board=after_board)
-    if not refuses(session, to):
-        session.add(message)
+    dropped = refuses(session, to) if refused is None else bool(refusing_among(refused, to))
+    if not dropped:
+        if pending is not None:
+            pending.append(message)
+        else:
+            session.add(message)
     return message
+
+
+def refusing_among(refused: set[str], to: str) -> bool:
+    """Is ``to`` one of ``refused`` (as ``refusals.refusing`` names them)?"""
+    return bool(refused) and to.strip().lower() in refused
 
 
 def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:

@@ -19,9 +19,9 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError, shown
-from pbem.db import rolls_back
+from pbem.db import insert_rows, rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
-from pbem.play import game_for_player, kind_of, load_game, settled, state_of
+from pbem.play import Seated, game_for_player, kind_of, load_game, load_seated, settled, state_of
 from pbem.services import gamestate, notify, sweep, time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
@@ -54,6 +54,10 @@ class Preview:
 class Submitted:
     game: Game
     turn: Turn
+    #: the turns stored with ``turn`` (a forfeit of each player out on time who came next)
+    skipped: tuple[Turn, ...] = ()
+    #: the game as read for the turn, with its seats and players (now after the turn)
+    seated: Seated | None = None
 
 
 def moved_on(game: Game, seen_ply: int) -> GameMovedOn:
@@ -135,22 +139,29 @@ def _example(game: Game) -> str:
 
 
 @rolls_back
-def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str, *,
-                seat: Seat | None = None, played: Preview | None = None) -> Submitted:
+def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str,
+                *, seated: Seated | None = None, played: Preview | None = None) -> Submitted:
     """Check and apply ``player``'s turn ``text`` in game ``game_id``, as
     seen at ``seen_ply``; store it, advance the game and queue the mail, all
     in one transaction, which this commits.  Raises a ``ServiceError``
     (``GameMovedOn`` when another turn got there first) and changes nothing
     on any error.
 
-    A caller that has checked the turn already in this session (the mail
-    robot: ``preview_turn`` before it answers) passes the player's ``seat``
-    and that preview as ``played``, so the turn is parsed once; the preview
-    is used only if it is of ``text`` at the game's ply as loaded."""
+    The game, its seats, players and their digest choice are read in one
+    statement (``play.load_seated``); a caller that already read them (the
+    API route, to answer 404/403 before reading the body) passes them as
+    ``seated``.  The turn itself is then the conditional UPDATE, the INSERT
+    of the turn and those of its mail.  A caller that has checked the turn
+    already in this session (the mail robot: ``preview_turn`` before it
+    answers) passes that preview as ``played``, so the turn is parsed once;
+    the preview is used only if it is of ``text`` at the game's ply as
+    loaded."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
     seen = _check_ply(seen_ply)
-    game, seat = _game_and_seat(session, game_id, player, seat)
+    if seated is None or seated.seat_of(player) is None:
+        seated = load_seated(session, game_id, player)  # NotFound, Forbidden
+    game, seat = seated.game, seated.seat_of(player)
     check_seen(game, seen)
     if played is None or (played.text, played.game_id, played.ply) != (text, game.id, game.ply):
         played = _play(game, seat.number, text)
@@ -158,7 +169,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     # chance decides what the turn left open (a draw, a roll), from the seed
     state, happened = settled(game, played.state, seen + 1)
     # the turns of players out on time that come next are forfeited at once
-    values, skipped = sweep.values_after(session, game, state, seen + 1, now)
+    values, skipped = sweep.values_after(session, game, state, seen + 1, now, out=seated.out())
     started = game.turn_started_at  # the turn that ends now began then
     if not gamestate.advance(session, game, seen, values):
         session.rollback()
@@ -176,9 +187,9 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         created_at=now,
         chance=happened,
     )
-    session.add(turn)
-    session.add_all(skipped)
+    insert_rows(session, [turn, *skipped])  # one INSERT, not the unit of work's bookkeeping
     time_control.bank_after_turn(session, game, seat, now, started)
-    notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player)
+    notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player,
+                    seated=seated)
     session.commit()
-    return Submitted(game, turn)
+    return Submitted(game, turn, tuple(skipped), seated)

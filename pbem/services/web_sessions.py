@@ -9,13 +9,14 @@ everywhere revokes every session of the player.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from datetime import timedelta
 
 from flask import current_app, g
 from flask import session as cookie_session
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, select
 
 from pbem.db import get_session
@@ -45,18 +46,27 @@ def _lifetime() -> timedelta:
     return current_app.permanent_session_lifetime
 
 
+@functools.cache
+def _session_statement():
+    """``player_for``'s statement, built once (its cache key too)."""
+    return select(WebSession, Player).where(WebSession.digest == bindparam("digest"), WebSession.player_id == Player.id)
+
+
 def player_for(session: Session, secret: object) -> Player | None:
     """The player of a live session with id ``secret``, or None."""
     if not isinstance(secret, str) or not secret or len(secret) > 200:
         return None
-    row = session.exec(select(WebSession).where(WebSession.digest == _digest(secret))).first()
+    found = session.exec(_session_statement(), params={"digest": _digest(secret)}).first()
     now = utcnow()
-    if row is None or row.revoked_at is not None or row.last_seen_at < now - _lifetime():
+    if found is None:
+        return None
+    row, player = found  # the session and its player in one statement
+    if row.revoked_at is not None or row.last_seen_at < now - _lifetime():
         return None
     if row.last_seen_at < now - SEEN_EVERY:
         session.execute(update(WebSession).where(WebSession.id == row.id).values(last_seen_at=now))
         session.commit()
-    return session.get(Player, row.player_id)
+    return player
 
 
 def end(session: Session, secret: object) -> None:
