@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import select
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -138,19 +139,32 @@ def rolls_back(service):
     return wrapper
 
 
+@dataclass(frozen=True)
+class PendingRow:
+    """A row to INSERT given by its values alone (no model object built):
+    ``insert_rows`` takes these beside model instances."""
+
+    table: Any
+    values: dict[str, Any]
+
+
 def insert_rows(session: Session, rows: list[Any]) -> None:
-    """INSERT new ``rows`` (model instances, not added to the session) at
-    once, one statement per table, inside the session's transaction: what
-    ``session.add`` and the flush at commit would do, without the unit of
-    work's bookkeeping.  The rows stay outside the session (their ``id``
-    is not read back): for rows written once and not changed again in the
-    same transaction, such as a turn and its mail."""
+    """INSERT new ``rows`` (model instances, not added to the session, or
+    ``PendingRow``s) at once, one statement per table, inside the session's
+    transaction: what ``session.add`` and the flush at commit would do,
+    without the unit of work's bookkeeping.  The rows stay outside the
+    session (their ``id`` is not read back): for rows written once and not
+    changed again in the same transaction, such as a turn and its mail."""
     by_table: dict[Any, list[dict[str, Any]]] = {}
     for row in rows:
+        if isinstance(row, PendingRow):
+            by_table.setdefault(row.table, []).append(row.values)
+            continue
         table = type(row).__table__
         values = {column.key: getattr(row, column.key) for column in table.columns
                   if not (column.primary_key and getattr(row, column.key) is None)}
         by_table.setdefault(table, []).append(values)
     for table, values in by_table.items():
         # one row: a plain INSERT (a list would take the driver's executemany path)
-        session.execute(insert(table), values[0] if len(values) == 1 else values)
+        # on the session's connection, in its transaction, past the ORM's execution layer
+        session.connection().execute(insert(table), values[0] if len(values) == 1 else values)

@@ -80,8 +80,9 @@ def claim(session: Session, game: Game, expected_ply: int, expected_status: str 
               **{f"v_{name}": value for name, value in values.items()}}
     if checked and expected_check is not None:
         params["_check"] = expected_check
-    done = session.execute(_claim_statement(tuple(values), checked and expected_check is not None,
-                                            checked and expected_check is None), params)
+    # on the session's connection: a Core UPDATE of the table needs none of the ORM's execution layer
+    done = session.connection().execute(_claim_statement(tuple(values), checked and expected_check is not None,
+                                                         checked and expected_check is None), params)
     if done.rowcount != 1:
         return False
     for key, value in values.items():  # the row already holds these

@@ -7,6 +7,8 @@ a position.  Called by the services inside their transaction."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session
 
 from pbem import links
@@ -102,13 +104,15 @@ def declined(session: Session, game: Game, decliner: Player) -> None:
 
 
 def position(session: Session, game: Game, headline: str, actor: Player | None = None,
-             seated: Seated | None = None) -> None:
+             seated: Seated | None = None, pending: list[Any] | None = None) -> None:
     """After the start or a turn: the player to move gets 'your turn'; the
     other players, except ``actor`` (who just played and has seen it), get
     'a turn was played' with the new position; everyone hears when the game
     is over.  Players who take the daily digest get no per-move mail.
     ``seated`` (``play.load_seated``), when the caller read it, saves
-    reading the seats, players and digest choices again."""
+    reading the seats, players and digest choices again.  With ``pending``
+    (a list) the mail rows are added to it for the caller to INSERT with
+    its own rows (``pbem.db.insert_rows``), else they are inserted here."""
     kind = kind_of(game)
     mover = to_move(game)
     mover_label = kind.notation.player_label(mover) if mover is not None else ""
@@ -123,7 +127,8 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
                 continue  # held back: the daily digest lists the game (pbem.services.digest)
         recipients.append((seat, player))
     refused = _refused(session, seated, [player.email for _, player in recipients])
-    pending: list = []
+    inserting = pending is None
+    pending = [] if pending is None else pending
     for seat, player in recipients:
         if game.status != "active":
             subject, lead, mail_kind = outcome(session, game, pairs), game.termination or "The game is over.", "game_over"
@@ -142,7 +147,8 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
             after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
         send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after, seat=seat,
              refused=refused, pending=pending)
-    insert_rows(session, pending)  # the mail, in one INSERT
+    if inserting:
+        insert_rows(session, pending)  # the mail, in one INSERT
 
 
 def _refused(session: Session, seated: Seated | None, addresses: list[str]) -> set[str]:

@@ -9,9 +9,12 @@ such an address (the row is returned but never stored, so never sent)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, select
 
-from pbem.models import OutboxMessage
+from pbem.db import PendingRow
+from pbem.models import OutboxMessage, utcnow
 from pbem.services.refusals import refuses
 
 
@@ -28,8 +31,8 @@ def queue(
     seat: int | None = None,
     after_board: str = "",
     refused: set[str] | None = None,
-    pending: list[OutboxMessage] | None = None,
-) -> OutboxMessage:
+    pending: list[Any] | None = None,
+) -> OutboxMessage | None:
     """Add a message to the outbox (committed with the caller's transaction).
     ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
     ``reply``...); the mail sender (``pbem.mailrobot.outgoing``) composes it.
@@ -45,15 +48,20 @@ def queue(
     addresses in one statement (``refusals.refusing``) and pass the result
     (the addresses that refuse), so this does not check each one again;
     and may collect the messages in ``pending`` instead of adding them to
-    the session, to INSERT them at once (``pbem.db.insert_rows``)."""
-    message = OutboxMessage(to_addr=to, subject=subject, body=body, html=html, game_id=game_id, ply=ply, kind=kind,
-                            seat=seat, after_board=after_board)
+    the session, to INSERT them at once (``pbem.db.insert_rows``): then they
+    are collected as the row's values (``PendingRow``), and None is
+    returned."""
+    values = {"to_addr": to, "subject": subject, "body": body, "html": html, "game_id": game_id, "ply": ply,
+              "kind": kind, "seat": seat, "after_board": after_board}
     dropped = refuses(session, to) if refused is None else bool(refusing_among(refused, to))
+    if pending is not None:  # the row's values only: no model object is built (a turn's mail)
+        if not dropped:
+            pending.append(PendingRow(OutboxMessage.__table__, {**values, "created_at": utcnow(), "attempts": 0,
+                                                                "outages": 0}))
+        return None
+    message = OutboxMessage(**values)
     if not dropped:
-        if pending is not None:
-            pending.append(message)
-        else:
-            session.add(message)
+        session.add(message)
     return message
 
 

@@ -175,7 +175,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         session.rollback()
         session.refresh(game)
         raise moved_on(game, seen)
-    turn = Turn(
+    turn = Turn.model_construct(  # the values are ours, checked: no validation
         game_id=game.id,
         ply=seen + 1,
         seat=seat.number,
@@ -187,9 +187,10 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         created_at=now,
         chance=happened,
     )
-    insert_rows(session, [turn, *skipped])  # one INSERT, not the unit of work's bookkeeping
+    rows: list[Any] = [turn, *skipped]
     time_control.bank_after_turn(session, game, seat, now, started)
     notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player,
-                    seated=seated)
+                    seated=seated, pending=rows)
+    insert_rows(session, rows)  # the turn and its mail: no unit-of-work bookkeeping; one round trip on PostgreSQL
     session.commit()
     return Submitted(game, turn, tuple(skipped), seated)
