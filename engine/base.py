@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
 
+from engine import chance
 from engine.errors import IllegalTurnError, OptionError, shown
 
 S = TypeVar("S", bound=Hashable)  # a game's state type
@@ -326,6 +327,14 @@ def settle(game: Game[S, T], state: S, decide: Callable[[ChanceEvent, int], Sequ
             raise RuntimeError(f"{game.name}: more than 10,000 chance events in a row")
         event = game.chance(state)
     return state, happened
+
+
+def settle_from_seed(game: Game[S, T], state: S, seed: str, ply: int,
+                     ) -> tuple[S, list[tuple[ChanceEvent, tuple[str, ...]]]]:
+    """``settle`` as the server does it: each outcome of the chance events
+    that follow turn ``ply`` (0: before the first) decided from ``seed`` by
+    ``engine.chance.decide``."""
+    return settle(game, state, lambda event, k: chance.decide(seed, event, ply, k))
 
 
 def standings(keys: Sequence[Any], first: Sequence[int] = ()) -> list[tuple[int, ...]]:

@@ -9,8 +9,7 @@ from typing import Any
 
 import click
 
-from engine import chance
-from engine.base import settle
+from engine.base import settle_from_seed
 from engine.errors import PbemError
 from notation import record as records
 from notation import registry
@@ -122,7 +121,7 @@ def _settled(kind: Any, state: Any, seed: str | None, ply: int) -> Any:
         click.echo(f"chance decides next ({event.kind} {event.purpose!r}): give --seed (and --ply, the turns "
                    "played before the first turn given) to settle it as the server would", err=True)
         return state
-    state, happened = settle(kind.rules, state, lambda e, k: chance.decide(seed, e, ply, k))
+    state, happened = settle_from_seed(kind.rules, state, seed, ply)
     for event, values in happened:
         click.echo(f"chance after turn {ply}: {{{event.purpose} {' '.join(values)}}}", err=True)
     return state

@@ -10,8 +10,7 @@ from typing import Any
 from sqlalchemy import bindparam, exists
 from sqlmodel import Session, select
 
-from engine import chance
-from engine.base import ChanceEvent, settle
+from engine.base import ChanceEvent, settle_from_seed
 from engine.errors import shown
 from notation import registry
 from notation.base import GameKind
@@ -100,7 +99,7 @@ def settled(game: Game, state: Any, ply: int, seed: str | None = None) -> tuple[
     seed = seed or game.seed
     if not seed:
         raise ValueError(f"game {game.id} waits for chance but has no seed")
-    state, happened = settle(rules, state, lambda event, k: chance.decide(seed, event, ply, k))
+    state, happened = settle_from_seed(rules, state, seed, ply)
     return state, events_data(happened)
 
 

@@ -61,24 +61,15 @@ def test_unknown_api_urls_and_methods_answer_json(client):
 
 def _writes_to_tokens(app, client, token):
     """The SQL statements that write api_tokens during one API request."""
-    from sqlalchemy import event
+    from statement_counts import counting
 
     from pbem import db
 
-    written: list[str] = []
-
-    def seen(conn, cursor, statement, *args):
-        if statement.lstrip().upper().startswith("UPDATE API_TOKENS"):
-            written.append(statement)
-
     with app.app_context():
         engine = db.engine()
-    event.listen(engine, "before_cursor_execute", seen)
-    try:
+    with counting(engine) as (statements, _commits):
         assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
-    finally:
-        event.remove(engine, "before_cursor_execute", seen)
-    return written
+    return [s for s in statements if s.lstrip().upper().startswith("UPDATE API_TOKENS")]
 
 
 def test_a_token_s_last_use_is_written_at_most_every_ten_minutes(app, client, session, monkeypatch):

@@ -43,8 +43,7 @@ from hypothesis import strategies as st
 
 import hands_game
 import tally_game
-from engine import chance
-from engine.base import Game, settle
+from engine.base import Game, settle_from_seed
 from engine.errors import IllegalTurnError, PbemError, PositionError, RecordError, TurnError
 from notation import record as records
 from notation import registry
@@ -91,7 +90,7 @@ def kind_of(name: str) -> GameKind:
 def settled(rules: Game, state: Any, seed: str, ply: int) -> tuple[Any, list[records.Outcome]]:
     """``state`` after the chance events that follow turn ``ply``, decided
     from ``seed`` as the server decides them; and their outcomes."""
-    state, happened = settle(rules, state, lambda event, k: chance.decide(seed, event, ply, k))
+    state, happened = settle_from_seed(rules, state, seed, ply)
     return state, [records.Outcome(event.purpose, values) for event, values in happened]
 
 

@@ -8,16 +8,15 @@ delivered again (the same message id) stores nothing and is still answered
 from __future__ import annotations
 
 import smtplib
-from contextlib import contextmanager
 
 import pytest
-from sqlalchemy import event
 from sqlmodel import Session, select
 
 from mail.receive import start_listener
 from pbem.mailrobot.inbox import store_in
 from pbem.models_mail import NEW, InboxMessage
 from test_mail_transport import free_port
+from statement_counts import counting
 
 
 def message(n: int, body: str = "b2-c2") -> bytes:
@@ -25,18 +24,6 @@ def message(n: int, body: str = "b2-c2") -> bytes:
             f"\r\n{body}\r\n").encode()
 
 
-@contextmanager
-def counting(engine):
-    statements: list[str] = []
-
-    def count(_conn, _cursor, statement, *_args):
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 def stored(engine) -> list[InboxMessage]:
@@ -48,7 +35,7 @@ def test_storing_a_message_is_one_insert(app):
     engine = app.extensions["pbem_engine"]
     store = store_in(engine)
     store(message(0), "warm@example.org", [])  # the first connection's set-up is not the store's
-    with counting(engine) as statements:
+    with counting(engine) as (statements, _commits):
         store(message(1), "bob@example.org", ["play+a@pbem.test", "play+b@pbem.test"])
     assert len(statements) == 1, statements
     assert statements[0].lstrip().upper().startswith("INSERT INTO INBOX")
@@ -63,7 +50,7 @@ def test_a_message_stored_again_stores_nothing_in_one_statement(app):
     engine = app.extensions["pbem_engine"]
     store = store_in(engine)
     store(message(1), "bob@example.org", [])
-    with counting(engine) as statements:
+    with counting(engine) as (statements, _commits):
         store(message(1, body="a different body, the same message id"), "bob@example.org", [])
     assert len(statements) == 1
     rows = stored(engine)

@@ -6,12 +6,11 @@ without timing anything.  When a change removes some, lower the figures."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 
-from sqlalchemy import event
 
 from pbem.mailrobot import jobs
 from test_email_commands import client_reply, duel, robot, turns  # noqa: F401  (fixtures)
+from statement_counts import counting
 
 #: statements of the inbox pass that plays one turn reply: the pass's
 #: SELECT of new messages, the attempt (one UPDATE ... RETURNING), the
@@ -27,24 +26,6 @@ TURN_STATEMENTS = {"sqlite": 17, "postgresql": 17}
 TURN_COMMITS = 2
 
 
-@contextmanager
-def counting(engine):
-    statements: list[str] = []
-    commits: list[bool] = []
-
-    def count(_conn, _cursor, statement, *_args):
-        statements.append(statement)
-
-    def committed(_conn):
-        commits.append(True)
-
-    event.listen(engine, "before_cursor_execute", count)
-    event.listen(engine, "commit", committed)
-    try:
-        yield statements, commits
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-        event.remove(engine, "commit", committed)
 
 
 def test_a_turn_by_mail_runs_a_fixed_number_of_statements(duel):  # noqa: F811

@@ -8,11 +8,10 @@ doubled."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import datetime, timezone
 
 import pytest
-from sqlalchemy import delete, event, update
+from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
 from pbem.models import Game, OutboxMessage
@@ -20,6 +19,7 @@ from pbem.models_clock import ReminderSent
 from pbem.services import sweep as sweeping
 from pbem.services import sweep_reminders
 from test_schedule_sweep_locks import make_due_games
+from statement_counts import counting
 
 CHUNK = 50
 #: the statements of one chunk of reminders: SELECT games; SELECT the movers'
@@ -32,26 +32,13 @@ PER_CHUNK = {"sqlite": 7, "postgresql": 8}
 DUE_READS = 1
 
 
-@contextmanager
-def counting(engine):
-    """The statements run on ``engine`` while the block runs."""
-    statements: list[str] = []
-
-    def count(_conn, _cursor, statement, *_args):
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
 
 
 def swept_with_statements(app, count: int) -> tuple[int, list[str]]:
     engine = app.extensions["pbem_engine"]
     now = datetime.now(timezone.utc)
     make_due_games(engine, now, count)
-    with app.app_context(), counting(engine) as statements:
+    with app.app_context(), counting(engine) as (statements, _commits):
         done = sweeping.sweep(engine, now, chunk=CHUNK)
     return done.reminders, statements
 

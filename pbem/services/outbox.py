@@ -9,6 +9,7 @@ such an address (the row is returned but never stored, so never sent)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, select
@@ -56,13 +57,18 @@ def queue(
     dropped = refuses(session, to) if refused is None else bool(refusing_among(refused, to))
     if pending is not None:  # the row's values only: no model object is built (a turn's mail)
         if not dropped:
-            pending.append(PendingRow(OutboxMessage.__table__, {**values, "created_at": utcnow(), "attempts": 0,
-                                                                "outages": 0}))
+            pending.append(PendingRow(OutboxMessage.__table__, new_row(values, utcnow())))
         return None
     message = OutboxMessage(**values)
     if not dropped:
         session.add(message)
     return message
+
+
+def new_row(values: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A new outbox row's values for an INSERT without a model object:
+    ``values`` (the message's fields) with the defaults a new message has."""
+    return {**values, "created_at": now, "attempts": 0, "outages": 0}
 
 
 def refusing_among(refused: set[str], to: str) -> bool:

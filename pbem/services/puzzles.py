@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from engine import chance
-from engine.base import settle
+from engine.base import settle_from_seed
 from engine.errors import PbemError, shown
 from notation import registry
 from pbem.models import FINISHED, Game, Player, Seat, utcnow
@@ -80,8 +80,7 @@ def build(kind_name: str, options: dict[str, Any] | None = None, seed: str | Non
 def _dealt(kind: Any, options: dict[str, Any], seed: str) -> Any:
     """The puzzle's position before the first turn, as its games start:
     dealt from the seed, after the chance events before the first turn."""
-    return settle(kind.rules, kind.rules.seeded_state(1, options, seed),
-                  lambda event, k: chance.decide(seed, event, 0, k))[0]
+    return settle_from_seed(kind.rules, kind.rules.seeded_state(1, options, seed), seed, 0)[0]
 
 
 def make(session: Session, kind_name: str, options: dict[str, Any] | None = None, seed: str | None = None,

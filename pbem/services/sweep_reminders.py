@@ -33,7 +33,7 @@ from sqlmodel import Session, select
 from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
 from pbem.play import kind_of, state_of, title_of
-from pbem.services import gamestate, notify
+from pbem.services import gamestate, notify, outbox
 from pbem.services.refusals import refusing
 from pbem.services.time_control import control_of, next_check, parse_hours
 
@@ -65,9 +65,9 @@ def outbox_row(to: str, game: Game, seat_number: int, subject: str, lines: list[
     """The outbox row ``notify.send`` queues for this mail (with ``after``),
     as values for a bulk INSERT."""
     body, after_board = notify.mail_words(game, lines, after)
-    return {"to_addr": to, "subject": f"Game {game.id} ({title_of(game)}): {subject}", "body": body,
-            "html": None, "game_id": game.id, "ply": game.ply, "kind": "game", "created_at": now,
-            "attempts": 0, "outages": 0, "seat": seat_number, "after_board": after_board}
+    return outbox.new_row({"to_addr": to, "subject": f"Game {game.id} ({title_of(game)}): {subject}", "body": body,
+                           "html": None, "game_id": game.id, "ply": game.ply, "kind": "game", "seat": seat_number,
+                           "after_board": after_board}, now)
 
 
 @dataclass

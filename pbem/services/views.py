@@ -27,14 +27,13 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from engine import chance
 from engine.base import Game as Rules
-from engine.base import settle
+from engine.base import settle_from_seed
 from notation import record as record_format
 from notation import registry
 from pbem import diagrams, records
 from pbem.models import OPEN_STATUSES, Game, Player, Turn
-from pbem.play import kind_of, seat_of, seats_of, settled, start_state, state_of
+from pbem.play import dealt_state, kind_of, seat_of, seats_of, state_of
 
 
 def shows_everything(game: Game) -> bool:
@@ -109,7 +108,7 @@ def _stored_at(session: Session, game: Game, ply: int) -> str | None:
     if ply == game.ply:
         return game.position
     if ply == 0:  # the dealt start, after the chance events settled before the first turn
-        start, _happened = settled(game, start_state(game, len(seats_of(session, game))), 0)
+        start = dealt_state(game, len(seats_of(session, game)))
         return kind_of(game).notation.format_position(start)
     turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
     return turn.position if turn is not None else None
@@ -171,8 +170,7 @@ def published_deal(kind_name: str, options: dict[str, str], seed: str, players: 
     """The deal of a published seed (a puzzle: no stored game, no seat), as
     anyone not seated sees it: its position string and text diagram."""
     kind = registry.get(kind_name)
-    state, _ = settle(kind.rules, kind.rules.seeded_state(players, options, seed),
-                      lambda event, k: chance.decide(seed, event, 0, k))  # as its games start
+    state, _ = settle_from_seed(kind.rules, kind.rules.seeded_state(players, options, seed), seed, 0)  # as games start
     viewed = kind.rules.view(state, None)
     return kind.notation.format_position(viewed), kind.notation.text_diagram(viewed)
 
