@@ -148,13 +148,10 @@ class PendingRow:
     values: dict[str, Any]
 
 
-def insert_rows(session: Session, rows: list[Any]) -> None:
-    """INSERT new ``rows`` (model instances, not added to the session, or
-    ``PendingRow``s) at once, one statement per table, inside the session's
-    transaction: what ``session.add`` and the flush at commit would do,
-    without the unit of work's bookkeeping.  The rows stay outside the
-    session (their ``id`` is not read back): for rows written once and not
-    changed again in the same transaction, such as a turn and its mail."""
+def rows_by_table(rows: list[Any]) -> dict[Any, list[dict[str, Any]]]:
+    """The values of new ``rows`` (model instances or ``PendingRow``s),
+    grouped by table in the order the tables first appear: what
+    ``insert_rows`` (or a statement that inserts them itself) writes."""
     by_table: dict[Any, list[dict[str, Any]]] = {}
     for row in rows:
         if isinstance(row, PendingRow):
@@ -164,7 +161,17 @@ def insert_rows(session: Session, rows: list[Any]) -> None:
         values = {column.key: getattr(row, column.key) for column in table.columns
                   if not (column.primary_key and getattr(row, column.key) is None)}
         by_table.setdefault(table, []).append(values)
-    for table, values in by_table.items():
+    return by_table
+
+
+def insert_rows(session: Session, rows: list[Any]) -> None:
+    """INSERT new ``rows`` (model instances, not added to the session, or
+    ``PendingRow``s) at once, one statement per table, inside the session's
+    transaction: what ``session.add`` and the flush at commit would do,
+    without the unit of work's bookkeeping.  The rows stay outside the
+    session (their ``id`` is not read back): for rows written once and not
+    changed again in the same transaction, such as a turn and its mail."""
+    for table, values in rows_by_table(rows).items():
         # one row: a plain INSERT (a list would take the driver's executemany path)
         # on the session's connection, in its transaction, past the ORM's execution layer
         session.connection().execute(insert(table), values[0] if len(values) == 1 else values)

@@ -7,7 +7,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, exists
+from sqlalchemy import bindparam, exists, true
 from sqlmodel import Session, select
 
 from engine.base import ChanceEvent, settle_from_seed
@@ -163,17 +163,23 @@ class Seated:
     are; ``notify`` still asks ``refusals.refusing`` about an address with a
     ``+detail``, which a refusal of the address without it covers too).
     Services that accept one (``submit_turn``, ``notify.position``,
-    ``present.summary``) read none of it again."""
+    ``present.summary``) read none of it again.  ``credential``: the row
+    of the credential read with it (see ``load_seated``), or None."""
 
     game: Game
     seats: list[tuple[Seat, Player]]
     digest: set[int] = field(default_factory=set)  # ids of players who prefer the daily digest
     refused: set[str] = field(default_factory=set)  # addresses of players refusing all mail
+    credential: Any = None
 
     def seat_of(self, player: Player | None) -> Seat | None:
         if player is None:
             return None
         return next((seat for seat, seated in self.seats if seated.id == player.id), None)
+
+    def player(self, player_id: Any) -> Player | None:
+        """The seated player with this id, or None."""
+        return next((seated for _, seated in self.seats if seated.id == player_id), None)
 
     def out(self) -> dict[int, int]:
         """The seats put out of the game on time (as ``sweep.out_seats``)."""
@@ -181,33 +187,46 @@ class Seated:
 
 
 @functools.cache
-def _seated_statement():
-    """``load_seated``'s statement, built once (its cache key too)."""
-    return (select(Game, Seat, Player, Preferences.digest,
-                   exists().where(MailRefusal.address == Player.email).label("refused"))
-            .select_from(Game)
-            .outerjoin(Seat, Seat.game_id == Game.id)
-            .outerjoin(Player, Player.id == Seat.player_id)
-            .outerjoin(Preferences, Preferences.player_id == Player.id)
-            .where(Game.id == bindparam("game_id"))
-            .order_by(Seat.number))
+def _seated_statement(credential: Any = None):
+    """``load_seated``'s statement, built once for each credential
+    statement (its cache key too)."""
+    statement = (select(Game, Seat, Player, Preferences.digest,
+                        exists().where(MailRefusal.address == Player.email).label("refused"))
+                 .select_from(Game)
+                 .outerjoin(Seat, Seat.game_id == Game.id)
+                 .outerjoin(Player, Player.id == Seat.player_id)
+                 .outerjoin(Preferences, Preferences.player_id == Player.id))
+    if credential is not None:
+        found = credential.subquery("credential")
+        statement = statement.add_columns(*found.c).outerjoin(found, true())
+    return statement.where(Game.id == bindparam("game_id")).order_by(Seat.number)
 
 
-def load_seated(session: Session, game_id: Any, player: Player | None = None) -> Seated:
+def load_seated(session: Session, game_id: Any, player: Player | None = None,
+                credential: Any = None, params: dict[str, Any] | None = None) -> Seated:
     """The game with this id, its seats, players and their digest choice, in
     one statement; ``NotFound`` naming the id, and with ``player``,
-    ``Forbidden`` when they have no seat in it (as ``game_for_player``)."""
+    ``Forbidden`` when they have no seat in it (as ``game_for_player``).
+
+    ``credential`` (a SELECT of at most one row, built once, with its
+    ``params``) is read in the same statement: who is asking (an API token,
+    a web session), so that a turn reads who plays it and the game they
+    play in with one round trip; its row is ``Seated.credential``, a dict by column
+    name (None when it found nothing)."""
     try:
         number = int(game_id)
     except (TypeError, ValueError):
         raise NotFound(f"there is no game {shown(game_id)}; games are numbered 1, 2, 3...") from None
-    rows = list(session.exec(_seated_statement(), params={"game_id": number})) if 0 < number < 2**31 else []
+    rows = (list(session.exec(_seated_statement(credential), params={"game_id": number, **(params or {})}))
+            if 0 < number < 2**31 else [])
     if not rows:
         raise NotFound(f"there is no game {number}")
     game = rows[0][0]
+    found = dict(zip(credential.selected_columns.keys(), rows[0][5:])) if credential is not None else None
     seated = Seated(game, [(row[1], row[2]) for row in rows if row[1] is not None and row[2] is not None],
                     {row[2].id for row in rows if row[2] is not None and row[3]},
-                    {row[2].email for row in rows if row[2] is not None and row[4]})
+                    {row[2].email for row in rows if row[2] is not None and row[4]},
+                    found if found and any(value is not None for value in found.values()) else None)
     if player is not None and seated.seat_of(player) is None:
         raise Forbidden(f"you ({player.email}) are not a player in game {game.id}")
     return seated

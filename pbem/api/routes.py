@@ -15,10 +15,10 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from notation import registry
 from pbem import present
 from pbem.api import schemas
-from pbem.api.auth import api_player
+from pbem.api.auth import api_player, api_player_seated
 from pbem.db import get_session
 from pbem.json_errors import error_response
-from pbem.play import game_for_player, kind_of, load_seated
+from pbem.play import game_for_player, kind_of
 from pbem.services import games, puzzles, sweep, turns, views
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
@@ -164,9 +164,8 @@ def list_turns(game_id: str):
 
 @bp.post("/games/<game_id>/turns")
 def submit(game_id: str):
-    player = api_player()
+    player, seated = api_player_seated(game_id)  # 401, 404, 403 before looking at the body; one statement
     session = get_session()
-    seated = load_seated(session, game_id, player)  # 404 / 403 before looking at the body
     body = _body(_TURN_IN, '{"turn": "b1-b3 G P:b4", "ply": 4}')
     done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
     # the game as after the turn, from the rows the turn read; its turns are those this turn stored

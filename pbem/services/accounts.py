@@ -23,6 +23,7 @@ from sqlmodel import Session, select
 from pbem import links
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
 from pbem.models_auth import SignInLink
+from pbem.play import Seated, load_seated
 from pbem.services import outbox, refusals
 from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
 
@@ -277,6 +278,31 @@ def player_for_api_token(session: Session, token: str) -> Player | None:
         ).values(last_used_at=now).execution_options(synchronize_session=False))
         session.commit()
     return player
+
+
+#: the API token read with the game a turn is played in (``play.load_seated``)
+_TOKEN_CREDENTIAL = select(ApiToken.id, ApiToken.player_id, ApiToken.last_used_at).where(
+    ApiToken.digest == bindparam("digest"))
+
+
+def seated_by_api_token(session: Session, game_id: Any, token: str) -> tuple[Player, Seated] | None:
+    """The token's player and the game ``game_id`` with its seats, read in
+    one statement, when the token is valid, its player has a seat in the
+    game and its ``last_used_at`` needs no update; else None, and the
+    caller asks ``player_for_api_token`` and ``play.load_seated`` one after
+    the other (which say what is wrong: no such token, no such game, not
+    your game)."""
+    if not token or len(token) > 200:
+        return None
+    try:
+        seated = load_seated(session, game_id, credential=_TOKEN_CREDENTIAL, params={"digest": _digest(token)})
+    except NotFound:
+        return None
+    found = seated.credential
+    if found is None or found["last_used_at"] is None or found["last_used_at"] < utcnow() - LAST_USED_GRAIN:
+        return None
+    player = seated.player(found["player_id"])
+    return None if player is None else (player, seated)
 
 
 def tokens_of(session: Session, player: Player) -> list[ApiToken]:

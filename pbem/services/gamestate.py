@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import functools
 from datetime import datetime
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from sqlalchemy import bindparam, case, select, tuple_, update
+from sqlalchemy import bindparam, case, func, insert, select, tuple_, union_all, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from engine import chance
 
+from pbem.db import insert_rows, rows_by_table
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
 
 _UNCHECKED = object()
@@ -106,13 +107,67 @@ def finish_values(winners: Iterable[int] | None, termination: str, now: datetime
             "deadline": None, "next_check_at": None, "draw_offer": None}
 
 
-def advance(session: Session, game: Game, expected_ply: int, values: dict[str, Any]) -> bool:
+def advance(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
+            rows: Callable[[], Sequence[Any]] | None = None) -> bool:
     """Apply a turn read at ``expected_ply``: ``values`` from
     ``advance_values`` (updated with ``finish_values`` when it ended the
-    game).  False when the game moved on."""
+    game).  False when the game moved on; then nothing is written and
+    ``game``'s attributes are expired (read again on use).
+
+    ``rows``, when given, builds the new rows that come with the turn (the
+    turn and its mail: model instances or ``PendingRow``s, as
+    ``pbem.db.insert_rows`` takes them); it is called with ``game``
+    already holding ``values``, and the rows are written only if the game
+    advanced.  On PostgreSQL the claim and the INSERTs are then one
+    statement (the UPDATE in a data-modifying WITH clause that the INSERTs
+    select from): one round trip to the server, not one per table."""
     if "position" not in values or values.get("ply") is None:
         raise ValueError("a turn sets the position and the ply")
-    return claim(session, game, expected_ply, ACTIVE, **values)
+    if rows is None:
+        return claim(session, game, expected_ply, ACTIVE, **values)
+    if session.get_bind().dialect.name != "postgresql":
+        if not claim(session, game, expected_ply, ACTIVE, **values):
+            return False
+        insert_rows(session, list(rows()))
+        return True
+    for key, value in values.items():  # as it will be, for the rows to be built from
+        set_committed_value(game, key, value)
+    if not _claim_inserting(session, game, expected_ply, values, rows_by_table(list(rows()))):
+        session.expire(game)
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=256)
+def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any, tuple[str, ...], int], ...]):
+    """``claim``'s UPDATE as a WITH clause, and for each ``(table, columns,
+    count)`` of ``shapes`` an INSERT of ``count`` rows selected from it (so
+    they are written only if the UPDATE changed the game); the statement
+    gives the number of games changed (1 or 0).  Built once per shape; the
+    values go in as parameters (``r<t>_<i>_<column>``)."""
+    claimed = _claim_statement(columns, False, False).returning(Game.__table__.c.id).cte("claimed")
+    inserts = []
+    for t, (table, names, count) in enumerate(shapes):
+        selects = [select(*(bindparam(f"r{t}_{i}_{name}", type_=table.c[name].type) for name in names))
+                   .select_from(claimed) for i in range(count)]
+        source = selects[0] if count == 1 else union_all(*selects)
+        inserts.append(insert(table).from_select(list(names), source).cte(f"inserted_{t}"))
+    return select(func.count()).select_from(claimed).add_cte(*inserts)
+
+
+def _claim_inserting(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
+                     by_table: dict[Any, list[dict[str, Any]]]) -> bool:
+    shapes, params = [], {"_id": game.id, "_ply": expected_ply, "_status": ACTIVE,
+                          **{f"v_{name}": value for name, value in values.items()}}
+    for table, rows in by_table.items():
+        for names in dict.fromkeys(tuple(row) for row in rows):  # rows of one shape each
+            same = [row for row in rows if tuple(row) == names]
+            t = len(shapes)
+            shapes.append((table, names, len(same)))
+            for i, row in enumerate(same):
+                params.update({f"r{t}_{i}_{name}": value for name, value in row.items()})
+    statement = _claim_inserting_statement(tuple(values), tuple(shapes))
+    return session.connection().execute(statement, params).scalar_one() == 1
 
 
 def finish(session: Session, game: Game, winners: Iterable[int] | None, termination: str, now: datetime,

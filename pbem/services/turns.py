@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError, shown
-from pbem.db import insert_rows, rolls_back
+from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
 from pbem.play import Seated, game_for_player, kind_of, load_game, load_seated, settled, state_of
 from pbem.services import gamestate, notify, sweep, time_control
@@ -171,10 +171,6 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     # the turns of players out on time that come next are forfeited at once
     values, skipped = sweep.values_after(session, game, state, seen + 1, now, out=seated.out())
     started = game.turn_started_at  # the turn that ends now began then
-    if not gamestate.advance(session, game, seen, values):
-        session.rollback()
-        session.refresh(game)
-        raise moved_on(game, seen)
     turn = Turn.model_construct(  # the values are ours, checked: no validation
         game_id=game.id,
         ply=seen + 1,
@@ -187,10 +183,17 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         created_at=now,
         chance=happened,
     )
-    rows: list[Any] = [turn, *skipped]
-    time_control.bank_after_turn(session, game, seat, now, started)
-    notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player,
-                    seated=seated, pending=rows)
-    insert_rows(session, rows)  # the turn and its mail: no unit-of-work bookkeeping; one round trip on PostgreSQL
+
+    def rows() -> list[Any]:  # the turn and its mail, written with the claim (the game as advanced)
+        time_control.bank_after_turn(session, game, seat, now, started)  # the seat's bank: flushed at the commit
+        pending: list[Any] = [turn, *skipped]
+        notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player,
+                        seated=seated, pending=pending)
+        return pending
+
+    if not gamestate.advance(session, game, seen, values, rows):
+        session.rollback()
+        session.refresh(game)
+        raise moved_on(game, seen)
     session.commit()
     return Submitted(game, turn, tuple(skipped), seated)

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app, g
 from flask import session as cookie_session
@@ -22,7 +23,9 @@ from sqlmodel import Session, select
 from pbem.db import get_session
 from pbem.models import Player, utcnow
 from pbem.models_auth import WebSession
+from pbem.play import Seated, load_seated
 from pbem.services.accounts import cancel_sign_in_links
+from pbem.services.errors import NotFound
 
 #: the key of the session id in Flask's signed session cookie
 COOKIE_KEY = "sid"
@@ -67,6 +70,41 @@ def player_for(session: Session, secret: object) -> Player | None:
         session.execute(update(WebSession).where(WebSession.id == row.id).values(last_seen_at=now))
         session.commit()
     return player
+
+
+#: the web session read with the game a turn is played in (``play.load_seated``)
+_SESSION_CREDENTIAL = select(WebSession.player_id, WebSession.revoked_at, WebSession.last_seen_at).where(
+    WebSession.digest == bindparam("digest"))
+
+
+def seated_by(session: Session, game_id: Any, secret: object) -> tuple[Player, Seated] | None:
+    """The player of the live session ``secret`` and the game ``game_id``
+    with its seats, read in one statement, when the session is live, its
+    player has a seat in the game and its ``last_seen_at`` needs no
+    update; else None (the caller asks ``player_for``, then reads the game)."""
+    if not isinstance(secret, str) or not secret or len(secret) > 200:
+        return None
+    try:
+        seated = load_seated(session, game_id, credential=_SESSION_CREDENTIAL, params={"digest": _digest(secret)})
+    except NotFound:
+        return None
+    found, now = seated.credential, utcnow()
+    if found is None or found["revoked_at"] is not None or found["last_seen_at"] < now - min(SEEN_EVERY, _lifetime()):
+        return None
+    player = seated.player(found["player_id"])
+    return None if player is None else (player, seated)
+
+
+def read_with_game(game_id: Any) -> None:
+    """Before a page that plays in game ``game_id``: read the signed-in
+    player with the game in one statement (``seated_by``), keeping them as
+    ``current_player()`` and the game as ``g.seated``; when that cannot
+    answer, nothing is read here and ``current_player()`` reads as usual."""
+    if "player" in g:
+        return
+    found = seated_by(get_session(), game_id, cookie_session.get(COOKIE_KEY))
+    if found is not None:
+        g.player, g.seated = found
 
 
 def end(session: Session, secret: object) -> None:

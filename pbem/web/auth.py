@@ -28,6 +28,19 @@ def sign_in_required(view: Callable) -> Callable:
     return wrapped
 
 
+def reads_game_with_player(view: Callable) -> Callable:
+    """Put above ``sign_in_required`` on a page that plays in the game
+    ``game_id``: the signed-in player and the game are read in one
+    statement where they can be (``web_sessions.read_with_game``), the
+    game kept as ``g.seated``."""
+    @wraps(view)
+    def wrapped(*args, **kwargs):
+        web_sessions.read_with_game(kwargs["game_id"])
+        return view(*args, **kwargs)
+
+    return wrapped
+
+
 @bp.route("/sign-in", methods=["GET", "POST"])
 def sign_in():
     next_path = accounts.safe_next(request.values.get("next", "/"))

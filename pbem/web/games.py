@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
 from engine.errors import PbemError
 from notation import registry
@@ -16,7 +16,7 @@ from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import games, puzzles, sweep, turns, views
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
-from pbem.web.auth import current_player, sign_in_required
+from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
 from pbem.web.schedule import time_control_args, time_control_form
 
 bp = Blueprint("games", __name__)
@@ -112,6 +112,7 @@ def show(game_id: str):
 
 
 @bp.post("/games/<game_id>/turn")
+@reads_game_with_player
 @sign_in_required
 def play(game_id: str):
     player = current_player()
@@ -129,7 +130,7 @@ def play(game_id: str):
             preview = turns.preview_turn(get_session(), game_id, player, text)
             return _game_page(game_id, turn_text=text, preview=preview)
         ply = int(ply_text.strip()) if _WHOLE.fullmatch(ply_text.strip()) else ply_text
-        done = turns.submit_turn(get_session(), game_id, player, text, ply, "web")
+        done = turns.submit_turn(get_session(), game_id, player, text, ply, "web", seated=g.get("seated"))
     except ServiceError as failure:
         if failure.status in (403, 404):
             raise
