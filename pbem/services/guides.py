@@ -28,19 +28,9 @@ DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "games"
 SAMPLE_PLIES = 3
 
 
-def path(kind_name: str) -> str:
-    """The guide page's path for the game called ``kind_name``."""
-    return f"/rules/{registry.get(kind_name).name}"
-
-
 def link(kind_name: str) -> str:
     """The guide page's path (for pages: relative to the site)."""
-    return path(kind_name)
-
-
-def external(kind_name: str) -> str:
-    """The guide page's absolute address, for mail."""
-    return links.external(path(kind_name))
+    return links.guide_path(kind_name)
 
 
 def document(kind_name: str) -> Path | None:
