@@ -118,3 +118,16 @@ def test_the_mail_help_links_the_guide(duel):  # noqa: F811
     robot, _ids, mail = duel
     [helped] = robot.send(client_reply(mail, "help"))
     assert re.search(r"How to play Logger .*: http://\S+/rules/logger", plain_text(helped).replace("\n", " "))
+
+
+def test_a_turn_refused_by_mail_names_no_raw_position_string(duel):  # noqa: F811
+    from test_email_commands import game_row
+
+    robot, (game_id, _, _), mail = duel
+    position = game_row(robot.app, game_id).position
+    [answer] = robot.send(client_reply(mail, "c3"))
+    body = plain_text(answer)
+    assert "Why:" in body and "corner" in body
+    assert position not in body and "(position" not in body
+    [board] = robot.send(client_reply(mail, "board"))  # where a player asks for the board, it is there
+    assert "your turn" in plain_text(board)
