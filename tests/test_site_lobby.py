@@ -215,3 +215,15 @@ def test_a_one_player_game_cannot_be_an_open_challenge(session, make_players):
     with pytest.raises(BadInput, match="is for 1 player, not 2 .you included, with the open seats"):
         games.create_game(session, alice, "greenhouse", [], open_seats=1)
     assert session.exec(select(Game)).all() == []
+
+
+def test_the_challenge_page_and_the_guide_lead_to_the_lobby_and_the_new_game(app, browsers):
+    alice = browsers["alice"]
+    game_id = _open_challenge(alice, 2)
+    page = _text(alice.get(f"/games/{game_id}"))
+    assert "An open challenge: 2 seats open to anyone in the" in page and 'href="/lobby"' in page
+    guide = _text(alice.get("/rules/attactics"))
+    assert 'href="/games/new?kind=attactics"' in guide
+    form = _text(alice.get("/games/new?kind=attactics"))
+    assert re.search(r'<option value="attactics"\s+selected', form)
+    assert re.search(r'<option value="logger"\s+>', form)  # the default is no longer chosen
