@@ -18,6 +18,7 @@ from pbem.models import ACTIVE, INVITING, Game, OutboxMessage, Seat
 from pbem.services import games, gamestate
 from pbem.services.accounts import player_for_email
 from pbem.services.errors import BadInput, Conflict
+from test_api_games import api  # noqa: F401  (fixture)
 from test_web_pages import csrf, sign_in
 
 
@@ -227,3 +228,37 @@ def test_the_challenge_page_and_the_guide_lead_to_the_lobby_and_the_new_game(app
     form = _text(alice.get("/games/new?kind=attactics"))
     assert re.search(r'<option value="attactics"\s+selected', form)
     assert re.search(r'<option value="logger"\s+>', form)  # the default is no longer chosen
+
+
+# -- the same through the API ----------------------------------------------------
+def test_the_api_opens_lists_and_joins_a_challenge_and_says_who_won(api):
+    from test_api_games import new_game
+
+    game = new_game(api, players=("alice@example.org",), open_seats=1)
+    assert game["status"] == "inviting" and game["open_seats"] == 1
+    listed = api("bob", "GET", "/api/v1/lobby").get_json()
+    assert [(c["id"], c["open_seats"], c["can_join"]) for c in listed] == [(game["id"], 1, True)]
+    assert api("alice", "GET", "/api/v1/lobby").get_json()[0]["yours"] is True
+    joined = api("bob", "POST", f"/api/v1/games/{game['id']}/join")
+    assert joined.status_code == 200 and joined.get_json()["status"] == "active"
+    late = api("carol", "POST", f"/api/v1/games/{game['id']}/join")
+    assert late.status_code == 409 and "no open seat left" in late.get_json()["error"]
+    assert api("carol", "GET", "/api/v1/lobby").get_json() == []
+    api("bob", "POST", f"/api/v1/games/{game['id']}/resign")
+    over = api("alice", "GET", f"/api/v1/games/{game['id']}").get_json()
+    assert over["verdict"] == "Alice won." and over["your_result"] == "you won"
+    assert over["standings"] == [[1], [2]]
+    assert [(p["name"], p["result"], p["place"], p["colour"]) for p in over["players"]] == [
+        ("Alice", "won", 1, "red"), ("Bob", "lost", 2, "blue")]
+
+
+def test_the_api_refuses_a_bad_number_of_open_seats(api):
+    answer = api("alice", "POST", "/api/v1/games", {"game": "logger", "players": ["alice@example.org"],
+                                                    "open_seats": 9})
+    assert answer.status_code == 400 and "open_seats" in json_text(answer)
+
+
+def json_text(answer) -> str:
+    import json
+
+    return json.dumps(answer.get_json())
