@@ -262,3 +262,17 @@ def json_text(answer) -> str:
     import json
 
     return json.dumps(answer.get_json())
+
+
+def test_a_player_has_at_most_so_many_open_challenges_at_once(session, make_players, monkeypatch):
+    from pbem.services.accounts import TooMany
+
+    alice, bob = make_players("alice", "bob")
+    monkeypatch.setattr(games, "MAX_OPEN_CHALLENGES", 2)
+    first = games.create_game(session, alice, "logger", [], open_seats=1)
+    games.create_game(session, alice, "logger", [], open_seats=1)
+    with pytest.raises(TooMany, match="2 open challenges waiting in the lobby"):
+        games.create_game(session, alice, "logger", [], open_seats=1)
+    games.join(session, first.id, bob)  # one fewer waiting: room for another
+    games.create_game(session, alice, "logger", [], open_seats=1)
+    games.create_game(session, alice, "logger", [alice.email, bob.email])  # invitations are not challenges

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Iterable
 
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from engine import chance
 from engine.errors import PbemError
@@ -36,7 +36,7 @@ from pbem.models_puzzles import PublishedSeedGame, Puzzle
 from pbem.play import game_for_player, is_solitaire, kind_of, load_game, seat_of, seated_players, seats_of, settled, start_state
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
-from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
+from pbem.services.accounts import TooMany, normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
 MAX_HOURS = 24 * 365
@@ -122,6 +122,8 @@ def create_game(
     if len(addresses) + open_seats == 1 and control is not None:
         raise BadInput("a game of one player has no time limit (nobody waits for you, nobody can claim a win "
                        "or put you out on time); leave the time per turn empty")
+    if open_seats:
+        _check_open_challenges(session, creator)
     invited = [address for address in addresses if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
@@ -163,6 +165,19 @@ def create_game(
         _start(session, game, "The game has started.", seed=seed)
     session.commit()
     return game
+
+
+#: how many open challenges (games waiting in the lobby) one player may have at once
+MAX_OPEN_CHALLENGES = 10
+
+
+def _check_open_challenges(session: Session, creator: Player) -> None:
+    """``TooMany`` when ``creator`` already has the most open challenges waiting."""
+    waiting = session.exec(select(func.count()).select_from(Game).where(
+        Game.creator_id == creator.id, Game.status == INVITING, Game.open_seats > 0)).one()
+    if waiting >= MAX_OPEN_CHALLENGES:
+        raise TooMany(f"you have {waiting} open challenges waiting in the lobby, and {MAX_OPEN_CHALLENGES} is the "
+                      "most at once; abandon one, or wait until players join them")
 
 
 #: the option that deals a game from a published seed
