@@ -7,8 +7,8 @@ whatever ended the game) and, for a game played out to its end, the
 rules' own order of everyone (``engine.base.Game.ranking``, read through
 the views chokepoint ``pbem.services.views.ranking``).  Never names a game.
 
-Every sentence a player reads is built by the functions at the end of this
-module (``WORDS``), so they can be translated in one place.
+Every sentence a player reads is built by the functions under "words" at
+the end of this module, so they can be translated in one place.
 """
 
 from __future__ import annotations
