@@ -21,3 +21,16 @@ def base_url() -> str:
 
 def external(path: str) -> str:
     return base_url() + "/" + path.lstrip("/")
+
+
+def guide_path(kind_name: str) -> str:
+    """The path of the guide page of the game called ``kind_name`` (how to
+    play it: ``pbem.services.guides``)."""
+    from notation import registry
+
+    return f"/rules/{registry.get(kind_name).name}"
+
+
+def guide(kind_name: str) -> str:
+    """The guide page's absolute address, for mail."""
+    return external(guide_path(kind_name))

@@ -96,6 +96,9 @@ class Game(SQLModel, table=True):
     result: str = Field(default="*", max_length=40)  # record Result tag
     termination: Optional[str] = Field(default=None, max_length=200)
     draw_offer: Optional[str] = Field(default=None, max_length=100)  # comma list of seats agreeing
+    # an open challenge (the lobby): seats not yet taken, which any signed-in player may join
+    # (``pbem.services.lobby``); taking one is a conditional UPDATE through ``gamestate.take_open_seat``
+    open_seats: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # games whose rules use chance: the secret seed (64 hex digits) and its
     # SHA-256 commitment, shown from the start; the seed is shown once the
     # game is over (pbem.present, pbem.records)

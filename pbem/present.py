@@ -12,7 +12,8 @@ from sqlmodel import Session
 from engine.errors import PbemError
 from pbem.models import OPEN_STATUSES, Game, Player, Seat
 from pbem.play import Seated, kind_of, seated_players, title_of, turns_of
-from pbem.services import gamestate, par, sweep, time_control, views
+from notation.base import player_colour
+from pbem.services import gamestate, par, results, sweep, time_control, views
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None,
@@ -36,10 +37,23 @@ def summary(session: Session, game: Game, viewer: Player | None = None,
                 "status": seat.status,
                 "to_move": seat.number == mover,
                 "offers_draw": seat.number in agreeing,
+                "colour": player_colour(seat.number).name,
+                "css": player_colour(seat.number).css,
+                "player_id": player.id,
             }
         )
         if viewer is not None and player.id == viewer.id:
             you = seat.number + 1
+    groups = results.standings(game, len(players))
+    for entry in players:
+        entry["result"] = results.result_words(groups, entry["seat"] - 1, len(players), you=False) if groups else None
+        place = results.place_of(groups, entry["seat"] - 1)
+        entry["place"] = None if place is None else place[0]
+    ended = game.status in ("finished", "abandoned", "cancelled")
+    if you is not None and groups:
+        your_result = results.result_words(groups, you - 1, len(players))
+    else:
+        your_result = results.unfinished_words(game.status) if ended else None
     return {
         "id": game.id,
         "game": game.kind,
@@ -60,6 +74,11 @@ def summary(session: Session, game: Game, viewer: Player | None = None,
         "result": game.result,
         "termination": game.termination,
         "draw_offered": bool(agreeing),
+        # a finished game: the standings (groups of 1-based seats, best first), who won, the viewer's result
+        "standings": [[seat + 1 for seat in group] for group in groups],
+        "verdict": results.verdict(groups, [p["name"] for p in players]) if groups else None,
+        "your_result": your_result,
+        "open_seats": getattr(game, "open_seats", 0) or 0,
         "solitaire": len(players) == 1,
         "seed_hash": game.seed_hash,
         # the seed stays secret until the game is over, unless it was published (a puzzle)

@@ -2,7 +2,8 @@
 Chromium (through Playwright) visits every kind of page of a running
 ``pbem serve`` -- welcome, sign-in, check your mail, the local mailbox, my
 games, new game, a game with the live preview, the preview board and the
-legal turns working, the resign confirmation, settings, refusing all mail
+legal turns working, the resign confirmation, the lobby, the games' guide pages, a player's page,
+a past position, settings, refusing all mail
 (and accepting it again), API tokens and an error page -- and no CSP
 violation is reported, while each page is served with the policy."""
 
@@ -129,7 +130,8 @@ def test_every_kind_of_page_keeps_to_the_content_security_policy(browser, served
     page.click("text=Accept mail from this server again")
     expect(page.locator(".flash")).to_contain_text("gets mail from this server again")
 
-    for path in ("/settings", "/tokens", "/", "/dev/mail", "/games/999999", "/no-such-page"):
+    for path in ("/settings", "/tokens", "/", "/dev/mail", "/lobby", "/rules", "/rules/logger", "/players/1",
+                 game_path + "?ply=0", "/games/999999", "/no-such-page"):
         alice.goto(path)
     expect(page.locator("h1")).to_have_text("404")
 

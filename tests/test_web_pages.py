@@ -116,7 +116,7 @@ def test_a_whole_game_through_the_pages(two):
     assert "corner" in unescape(refused.get_data(as_text=True))
     assert play(bob, game_id, "e5").status_code == 302
     page = alice.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "<code" in page and "a1</code> | <code" in page  # round 1 in the move list
+    assert "<code>a1</code></a> | <a" in page  # round 1 in the move list, each turn a link to its position
     assert "Legal turns" in page
 
     record = alice.get(f"/games/{game_id}/record.pgn")

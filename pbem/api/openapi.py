@@ -54,6 +54,7 @@ def document() -> dict[str, Any]:
         ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
         ("LeaderboardEntry", schemas.LeaderboardEntryOut),
         ("Puzzle", schemas.PuzzleOut), ("PuzzleGame", schemas.PuzzleGameOut), ("PuzzleDetail", schemas.PuzzleDetailOut),
+        ("ChallengePlayer", schemas.ChallengePlayerOut), ("Challenge", schemas.ChallengeOut),
         ("ScheduleIn", schemas.ScheduleIn), ("VacationIn", schemas.VacationIn), ("Schedule", schemas.ScheduleOut),
     ):
         spec.components.schema(name, schema=schema)
@@ -98,9 +99,14 @@ def document() -> dict[str, Any]:
         ("abandon", "abandon a game before it starts (its creator only): the invitations are cancelled; "
                     "a game in play cannot be abandoned (resign or offer a draw)"),
         ("claim", "claim the win: the player to move ran out of time (policy claim, see docs/schedule.md)"),
+        ("join", "take an open seat of an open challenge (see /lobby); the game starts when the last is taken; "
+                 "of players racing for the last seat exactly one gets it, the others get 409"),
     ):
         spec.path(f"/games/{{game_id}}/{action}", parameters=[_GAME_ID], operations={"post": {
             "summary": summary, "responses": _responses("the game", "GameDetail", ("401", "403", "404", "409"))}})
+    spec.path("/lobby", operations={"get": {
+        "summary": "the open challenges: games with seats any player may take (POST /games/{game_id}/join)",
+        "responses": _responses("open challenges, oldest first", many("Challenge"), ("401",))}})
     spec.path("/puzzles", operations={"get": {
         "summary": "the puzzles (published deals anyone may play), newest first, with par",
         "responses": _responses("puzzles", many("Puzzle"), ("401",))}})

@@ -144,8 +144,17 @@ def create_game():
         random_order=body["random_order"],
         hours_per_turn=body["hours_per_turn"],
         time_control=body["time_control"],
+        open_seats=body["open_seats"],
     )
     return jsonify(_detail(game, player)), 201
+
+
+@bp.get("/lobby")
+def lobby():
+    from pbem.services import lobby as open_games
+
+    player = api_player()
+    return jsonify(schemas.ChallengeOut(many=True).dump(open_games.open_challenges(get_session(), player)))
 
 
 @bp.get("/games/<game_id>")
@@ -225,6 +234,7 @@ for _name, _action in (
     ("draw", games.offer_draw),
     ("abandon", games.abandon),
     ("claim", sweep.claim_win),
+    ("join", games.join),
 ):
     bp.add_url_rule(f"/games/<game_id>/{_name}", f"game_{_name}", _lifecycle(_action), methods=["POST"])
 

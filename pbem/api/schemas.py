@@ -72,6 +72,8 @@ class GameIn(Schema):
                                     validate=validate.Range(min=1, max=24 * 365))
     time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=None,
                                  metadata={"description": "time per turn, time bank, timeout policy, weekends"})
+    open_seats = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=7), metadata={
+        "description": "an open challenge: seats any player may take from the lobby (list only yourself)"})
 
 
 class SeatOut(Schema):
@@ -82,6 +84,9 @@ class SeatOut(Schema):
     status = fields.String(metadata={"description": "invited, accepted or declined"})
     to_move = fields.Boolean()
     offers_draw = fields.Boolean()
+    colour = fields.String(metadata={"description": "the player's colour on the boards"})
+    result = fields.String(allow_none=True, metadata={"description": "a finished game: won, lost, a draw, 2nd of 3..."})
+    place = fields.Integer(allow_none=True, metadata={"description": "a finished game: the place in the standings, from 1"})
 
 
 class GameOut(Schema):
@@ -104,6 +109,11 @@ class GameOut(Schema):
     result = fields.String(metadata={"description": "the record's Result tag: * while unfinished"})
     termination = fields.String(allow_none=True)
     draw_offered = fields.Boolean()
+    open_seats = fields.Integer(metadata={"description": "seats still open to any player (an open challenge)"})
+    standings = fields.List(fields.List(fields.Integer()), metadata={
+        "description": "a finished game: groups of seats (from 1), best first, tied within a group"})
+    verdict = fields.String(allow_none=True, metadata={"description": "a finished game: who won, in words"})
+    your_result = fields.String(allow_none=True, metadata={"description": "your result in words: you won, 2nd of 3..."})
     solitaire = fields.Boolean(metadata={"description": "a game of one player: no draws, claims or time limit"})
     seed_hash = fields.String(allow_none=True, metadata={
         "description": "games that use chance: the SHA-256 of the deal's seed, shown from the start"})
@@ -230,3 +240,22 @@ class MeOut(Schema):
 class ErrorOut(Schema):
     error = fields.String(required=True, metadata={"description": "what is wrong and what would be right"})
     fields_ = fields.Dict(data_key="fields", metadata={"description": "per-field messages, for invalid bodies"})
+
+
+class ChallengePlayerOut(Schema):
+    name = fields.String()
+    player_id = fields.Integer()
+
+
+class ChallengeOut(Schema):
+    id = fields.Integer()
+    game = fields.String()
+    title = fields.String()
+    options = fields.Dict(keys=fields.String(), values=fields.String())
+    players = fields.List(fields.Nested(ChallengePlayerOut), metadata={"description": "who is in so far"})
+    open_seats = fields.Integer()
+    seats = fields.Integer(metadata={"description": "seats in all"})
+    time_control = fields.String(metadata={"description": "the time control in words"})
+    created_at = fields.DateTime()
+    yours = fields.Boolean(metadata={"description": "you are already seated"})
+    can_join = fields.Boolean()

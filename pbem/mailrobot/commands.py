@@ -114,6 +114,9 @@ def _game_help(settings: MailSettings, game: Game | None = None, session: Sessio
     solitaire = game is not None and session is not None and len(seats_of(session, game)) == 1
     draw = "" if solitaire else "\n  draw               offer a draw, or accept the one offered"
     resign = "give up (end the game)" if solitaire else "resign the game"
+    guide = ("" if kind is None else
+             f"\n\nHow to play {kind.rules.title or kind.name} (the rules as this server applies them, "
+             f"the notation with examples, pictures): {links.guide(kind.name)}")
     return f"""How to play by email: reply to any mail about the game (keep the reply
 address; it identifies you and the game), one command per line:
 
@@ -129,7 +132,7 @@ address; it identifies you and the game), one command per line:
 
 Only the first command in your mail is used; quoted text below it is ignored.
 To {settings.robot_address} (no game): help, games, new <game> with <addresses>,
-puzzles, puzzle <number>."""
+puzzles, puzzle <number>.{guide}"""
 
 
 def _plain_help(settings: MailSettings) -> str:
@@ -148,7 +151,8 @@ def _plain_help(settings: MailSettings) -> str:
 
 To play a turn, or to accept an invitation, reply to the mail about that
 game: every game mail comes from a reply address that knows the game and you.
-'new' works for addresses that have signed in on the web once.  Web: {links.external('/')}"""
+'new' works for addresses that have signed in on the web once.  Web: {links.external('/')}
+How to play each game (rules, notation with examples, pictures): {links.external('/rules')}"""
 
 
 def _status_line(ctx: Context) -> str:

@@ -36,7 +36,7 @@ from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
 from pbem.models import INVITING, Game, Player
 from pbem.models_mail import DONE, IGNORED, InboxMessage
 from pbem.play import kind_of, seat_of
-from pbem.services import views
+from pbem.services import turns, views
 from pbem.services.errors import ServiceError
 
 
@@ -142,10 +142,13 @@ def _turn_error(ctx: Context, text: str) -> str | None:
         return "not a command"
     if game.position is None:
         return "the game has not started"
+    sight = views.at(ctx.session, ctx.game, ctx.seat)
     try:
-        kind_of(game).notation.parse_turn(_sender_state(ctx), text)
+        kind_of(game).notation.parse_turn(sight.state if sight is not None else None, text)
     except NOT_A_TURN as error:
-        return str(error) or error.__class__.__name__
+        # as players read it: without the raw position string (the `board` command gives it)
+        return turns.for_players(str(error), sight.position if sight is not None else "") \
+            or error.__class__.__name__
     return None
 
 

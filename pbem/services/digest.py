@@ -131,7 +131,8 @@ def _queue(session: Session, player: Player, games: list[Game], now: datetime) -
             hours = (game.deadline - now).total_seconds() / 3600
             left = "overdue" if hours < 0 else f"{hours:.0f} hours left"
             line += f", deadline {game.deadline:%Y-%m-%d %H:%M} UTC ({left})"
-        lines += [line, "  " + links.external(f"/games/{game.id}")]
+        lines += [line, "  " + links.external(f"/games/{game.id}"),
+                  f"  How to play {title_of(game)}: {links.guide(game.kind)}"]
     lines += ["", "You get this digest instead of a mail per move; change that at " + links.external("/settings"), ""]
     outbox.queue(session, player.email, f"Daily digest: {len(games)} game{'s' if len(games) != 1 else ''} "
                  "waiting for you", "\n".join(lines))

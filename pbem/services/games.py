@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Iterable
 
-from sqlmodel import Session, select
+from sqlmodel import Session, func, select
 
 from engine import chance
 from engine.errors import PbemError
@@ -33,10 +33,10 @@ from pbem.models import (
     utcnow,
 )
 from pbem.models_puzzles import PublishedSeedGame, Puzzle
-from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, start_state
+from pbem.play import game_for_player, is_solitaire, kind_of, load_game, seat_of, seated_players, seats_of, settled, start_state
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
-from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
+from pbem.services.accounts import TooMany, normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 
 MAX_HOURS = 24 * 365
@@ -59,6 +59,7 @@ def create_game(
     hours_per_turn: Any = None,
     time_control: Any = None,
     puzzle_id: int | None = None,
+    open_seats: Any = 0,
 ) -> Game:
     """Create a game of ``kind_name`` for the players at ``emails`` in turn
     order (the creator is put first when not listed), invite the others and
@@ -70,7 +71,12 @@ def create_game(
     chance from that published seed instead of a fresh secret one; the
     game is then recorded as dealt from a published seed (shown from the
     start), and belongs to ``puzzle_id`` (``pbem.services.puzzles``), or
-    else to the puzzle with the same game, options and seed, if any."""
+    else to the puzzle with the same game, options and seed, if any.
+
+    ``open_seats`` (a whole number) makes an open challenge: that many
+    seats after the listed players, which any signed-in player may take
+    from the lobby (``pbem.services.lobby``); the game starts when the
+    last is taken.  An open challenge invites nobody by address."""
     try:
         kind = registry.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
@@ -89,11 +95,21 @@ def create_game(
     duplicates = sorted({a for a in addresses if addresses.count(a) > 1})
     if duplicates:
         raise BadInput(f"each player is listed once; {', '.join(duplicates)} appears more than once")
+    if open_seats in ("", None):
+        open_seats = 0
+    if isinstance(open_seats, str) and open_seats.strip().isdigit():
+        open_seats = int(open_seats.strip())
+    if not isinstance(open_seats, int) or isinstance(open_seats, bool) or not 0 <= open_seats <= 7:
+        raise BadInput(f"the open seats are a whole number from 0 to 7 (0: invite by address only); "
+                       f"not {str(open_seats)[:20]!r}")
+    if open_seats and len(addresses) > 1:
+        raise BadInput("an open challenge invites nobody by address: list only yourself and give the number "
+                       "of open seats, or invite your opponents and leave the open seats at 0")
     try:
-        kind.rules.check_players(len(addresses))
+        kind.rules.check_players(len(addresses) + open_seats)
     except PbemError as error:
-        raise BadInput(f"{error} (you included)") from None
-    if seed is not None and len(addresses) != 1:
+        raise BadInput(f"{error} (you included{', with the open seats' if open_seats else ''})") from None
+    if seed is not None and (len(addresses) != 1 or open_seats):
         raise BadInput(f"a seed can be given only for a game of one player: with {len(addresses)} players the deal "
                        "must stay secret; leave the seed empty for a fresh secret one")
     if hours_per_turn in ("", None):
@@ -103,9 +119,11 @@ def create_game(
     else:
         raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
     control = time_control_for(hours, time_control)
-    if len(addresses) == 1 and control is not None:
+    if len(addresses) + open_seats == 1 and control is not None:
         raise BadInput("a game of one player has no time limit (nobody waits for you, nobody can claim a win "
                        "or put you out on time); leave the time per turn empty")
+    if open_seats:
+        _check_open_challenges(session, creator)
     invited = [address for address in addresses if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
@@ -117,6 +135,7 @@ def create_game(
         hours_per_turn=control.hours_per_turn if control else None,
         time_control=control.to_dict() if control else None,
         creator_id=creator.id,
+        open_seats=open_seats,
     )
     session.add(game)
     session.flush()
@@ -142,10 +161,23 @@ def create_game(
         puzzle = _puzzle_for(session, kind.name, normalized, seed, puzzle_id)
         session.add(PublishedSeedGame(game_id=game.id, puzzle_id=puzzle.id if puzzle else None))
         session.flush()
-    if not invitees:  # solitaire: nobody to wait for
+    if not invitees and not open_seats:  # solitaire: nobody to wait for
         _start(session, game, "The game has started.", seed=seed)
     session.commit()
     return game
+
+
+#: how many open challenges (games waiting in the lobby) one player may have at once
+MAX_OPEN_CHALLENGES = 10
+
+
+def _check_open_challenges(session: Session, creator: Player) -> None:
+    """``TooMany`` when ``creator`` already has the most open challenges waiting."""
+    waiting = session.exec(select(func.count()).select_from(Game).where(
+        Game.creator_id == creator.id, Game.status == INVITING, Game.open_seats > 0)).one()
+    if waiting >= MAX_OPEN_CHALLENGES:
+        raise TooMany(f"you have {waiting} open challenges waiting in the lobby, and {MAX_OPEN_CHALLENGES} is the "
+                      "most at once; abandon one, or wait until players join them")
 
 
 #: the option that deals a game from a published seed
@@ -195,8 +227,47 @@ def accept(session: Session, game_id: Any, player: Player) -> Game:
     seat.status, seat.answered_at = ACCEPTED, utcnow()
     session.add(seat)
     session.flush()
-    if all(s.status == ACCEPTED for s in seats_of(session, game)):
+    if all(s.status == ACCEPTED for s in seats_of(session, game)) and not game.open_seats:
         _start(session, game)
+    session.commit()
+    return game
+
+
+#: how often ``join`` tries again when another player took a seat of the same challenge first
+JOIN_TRIES = 8
+
+
+@rolls_back
+def join(session: Session, game_id: Any, player: Player) -> Game:
+    """Take an open seat of an open challenge (the lobby); the game starts
+    when the last one is taken.  Of players racing for the last seat,
+    exactly one gets it (``gamestate.take_open_seat``, a conditional
+    UPDATE); the others are told it was taken.  When another player took a
+    seat at the same moment and seats are left, it tries again."""
+    for _ in range(JOIN_TRIES):
+        game = load_game(session, game_id)
+        if seat_of(session, game, player) is not None:
+            raise Conflict(f"you already have a seat in game {game.id}")
+        if game.status != INVITING or not game.open_seats:
+            raise Conflict(f"game {game.id} has no open seat left; another player took the last one. "
+                           "Look in the lobby for another challenge, or start one")
+        if gamestate.take_open_seat(session, game, game.open_seats):
+            break
+        session.rollback()  # another player took a seat first: read the game again
+        session.expire_all()
+    else:
+        raise Conflict(f"game {game_id} changed while you were joining it; reload the lobby and try again")
+    number = len(seats_of(session, game))  # the row is ours until commit: every other seat is in
+    session.add(Seat(game_id=game.id, player_id=player.id, number=number, status=ACCEPTED, answered_at=utcnow()))
+    session.flush()
+    for _, other in seated_players(session, game):
+        if other.id != player.id:
+            notify.send(session, other, game, f"{player.display_name} joined",
+                        [f"{player.display_name} took a seat in your open challenge."
+                         + ("" if game.open_seats else " Every seat is taken: the game starts.")],
+                        kind="joined")
+    if not game.open_seats:
+        _start(session, game, "Every seat is taken: the game has started.")
     session.commit()
     return game
 
@@ -331,4 +402,4 @@ def seat_statuses(session: Session, game: Game) -> list[tuple[Seat, Player]]:
     return seated_players(session, game)
 
 
-__all__ = ["create_game", "accept", "decline", "resign", "offer_draw", "accept_draw", "abandon", "DECLINED"]
+__all__ = ["create_game", "join", "accept", "decline", "resign", "offer_draw", "accept_draw", "abandon", "DECLINED"]

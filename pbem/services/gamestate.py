@@ -7,7 +7,8 @@ a game through ``claim`` or the helpers built on it (the sweep's reminders
 in bulk through ``claim_many``).  ``claim`` is one
 conditional UPDATE that always checks the game's id, ply AND status as the
 caller read them, so of two racing changes exactly one applies and the other
-is told the game moved on.  This holds on SQLite (writes are serialised) and
+is told the game moved on (and ``take_open_seat``, the lobby's seats,
+likewise).  This holds on SQLite (writes are serialised) and
 on PostgreSQL (a second UPDATE waits for the first to commit, then re-checks
 its WHERE clause against the new row).
 
@@ -189,6 +190,33 @@ def start(session: Session, game: Game, position: str, now: datetime, clock: dic
         clock = {**clock, "seed": seed, "seed_hash": chance.commitment(seed), "start_chance": start_chance}
     return claim(session, game, game.ply, INVITING, status=ACTIVE, position=position, ply=0, started_at=now,
                  **clock)
+
+
+@functools.cache
+def _open_seat_statement():
+    """``take_open_seat``'s conditional UPDATE, built once."""
+    c = Game.__table__.c
+    return (update(Game.__table__)
+            .where(c.id == bindparam("_id"), c.status == INVITING, c.open_seats == bindparam("_open"))
+            .values(open_seats=bindparam("_left")))
+
+
+def take_open_seat(session: Session, game: Game, expected_open: int) -> bool:
+    """Take one of the open seats of an open challenge (``Game.open_seats``,
+    the lobby) as read: ``expected_open`` seats open and the game still
+    inviting.  One conditional UPDATE, so of players racing for the last
+    seat exactly one gets it (on PostgreSQL the second UPDATE waits for the
+    first to commit, then finds its condition false); False for the others,
+    and nothing is written.  The caller adds the seat, and starts the game
+    (``start``) when none is left."""
+    if expected_open < 1:
+        return False
+    done = session.connection().execute(_open_seat_statement(),
+                                        {"_id": game.id, "_open": expected_open, "_left": expected_open - 1})
+    if done.rowcount != 1:
+        return False
+    set_committed_value(game, "open_seats", expected_open - 1)
+    return True
 
 
 def cancel(session: Session, game: Game, termination: str, now: datetime) -> bool:

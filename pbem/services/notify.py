@@ -72,7 +72,7 @@ def send(session: Session, player: Player, game: Game, subject: str, lines: list
 def mail_words(game: Game, lines: list[str], after: list[str] | None = None) -> tuple[str, str]:
     """A game mail's words as stored: the body (before the board) and the
     words after the board, the game's link last (see ``send``)."""
-    link = ["", f"The game: {game_link(game)}", ""]
+    link = ["", f"The game: {game_link(game)}", f"How to play {title_of(game)}: {links.guide(game.kind)}", ""]
     if after is None:
         return "\n".join(lines + link), ""
     return "\n".join(lines), "\n".join(after + link).strip("\n")

@@ -29,6 +29,18 @@ from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, 
 MAX_TURN = 500  # characters in a turn, as the API's TurnIn
 
 
+def for_players(message: str, position: str) -> str:
+    """A notation's error message as players read it: without the raw
+    position string the notation names for the command line (players see
+    the board, and ask for the string where they want it: the game page,
+    the ``board`` mail command)."""
+    if not position:
+        return message
+    for wrapped in (f" (position {position})", f" in position {position}"):
+        message = message.replace(wrapped, "")
+    return message.replace(position, "the current position")
+
+
 def too_long(text: str, example: str | None = None) -> str:
     """What a turn longer than ``MAX_TURN`` characters is told; ``example``
     (a turn of the game's notation) shows what one turn looks like."""
@@ -130,7 +142,7 @@ def _play(game: Game, seat_number: int, text: Any) -> Preview:
         canonical = kind.notation.format_turn(state, turn)
         after = kind.rules.apply(state, turn)
     except PbemError as error:
-        raise BadTurn(str(error)) from None
+        raise BadTurn(for_players(str(error), kind.notation.format_position(state))) from None
     return Preview(text, canonical, kind.notation.format_position(after), after, game.id, game.ply)
 
 

@@ -32,7 +32,7 @@ from engine.base import settle_from_seed
 from notation import record as record_format
 from notation import registry
 from pbem import diagrams, records
-from pbem.models import OPEN_STATUSES, Game, Player, Turn
+from pbem.models import FINISHED, OPEN_STATUSES, Game, Player, Turn
 from pbem.play import dealt_state, kind_of, seat_of, seats_of, state_of
 
 
@@ -94,6 +94,13 @@ class View:
     def scores(self) -> list[int]:
         return list(kind_of(self.game).rules.scores(self.state))
 
+    def legend(self) -> tuple[tuple[str, ...], int]:
+        """What the board's labels mean (the diagram's legend lines) and how
+        many players its colour legend names (0: none), for the legend
+        shown under the board."""
+        drawn = kind_of(self.game).notation.diagram(self.state)
+        return tuple(drawn.legend), drawn.players
+
 
 def _view(game: Game, seat: int | None, ply: int | None, state: Any, stored: str) -> View:
     viewed = _viewed(game, seat, state)
@@ -135,6 +142,57 @@ def of_preview(game: Game, seat: int | None, preview: Any) -> View:
     """``seat``'s view of the state after a tentative turn
     (``pbem.services.turns.Preview``)."""
     return _view(game, seat, None, preview.state, preview.position)
+
+
+def ranking(game: Game) -> list[tuple[int, ...]]:
+    """The final standings as the rules order them (groups of 0-based
+    seats, best first, ``Game.ranking``) of a finished game that was played
+    out to its end; empty for any other game (resigned, timed out, drawn by
+    agreement: the stored result says who won those).  Public: a finished
+    game shows everything."""
+    if game.status != FINISHED or game.position is None:
+        return []
+    rules = kind_of(game).rules
+    state = state_of(game)
+    if not rules.is_over(state):
+        return []
+    return [tuple(group) for group in rules.ranking(state)]
+
+
+def sample_boards(kind_name: str, plies: int, options: dict[str, str] | None = None,
+                  seed: str = "0" * 64) -> list[tuple[str | None, str, tuple[str, ...]]]:
+    """A short sample game for a game's guide page: the start and the
+    positions after its first ``plies`` legal turns (the rules' first
+    choice each time, chance settled from the published ``seed``), as a
+    spectator sees them: ``(turn, svg, legend lines)`` each, ``turn`` None
+    for the start.  No stored game: nothing to hide beyond the rules' view."""
+    kind = registry.get(kind_name)
+    rules, notation = kind.rules, kind.notation
+    options = rules.normalize_options(options or {})
+    players = rules.min_players
+    state = rules.seeded_state(players, options, seed) if rules.uses_chance else rules.initial_state(players, options)
+    state, _ = settle_from_seed(rules, state, seed, 0) if rules.uses_chance else (state, None)
+    shown: list[tuple[str | None, str, tuple[str, ...]]] = []
+
+    def add(turn: str | None, at: Any) -> None:
+        viewed = rules.view(at, None)
+        drawn = notation.diagram(viewed)
+        svg = diagrams.render(kind.name, options, notation.format_position(viewed), "svg")
+        shown.append((turn, str(svg), tuple(drawn.legend)))
+
+    add(None, state)
+    for ply in range(1, plies + 1):
+        if rules.is_over(state):
+            break
+        texts, _more = notation.first_legal_texts(state, 1)
+        if not texts:
+            break
+        turn = notation.parse_turn(state, texts[0])
+        state = rules.apply(state, turn)
+        if rules.uses_chance:
+            state, _ = settle_from_seed(rules, state, seed, ply)
+        add(texts[0], state)
+    return shown
 
 
 def legal(game: Game, seat: int | None, limit: int) -> tuple[list[str], bool]:

@@ -42,11 +42,13 @@ def enable_dev_mailbox(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    from pbem.web import auth, devmail, games, puzzles, refusal, schedule, tokens
+    from pbem.web import auth, devmail, games, guides, lobby, puzzles, refusal, schedule, tokens
 
     csrf.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(guides.bp)
+    app.register_blueprint(lobby.bp)
     app.register_blueprint(puzzles.bp)
     app.register_blueprint(tokens.bp)
     app.register_blueprint(schedule.bp)

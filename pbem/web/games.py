@@ -13,7 +13,7 @@ from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
-from pbem.services import games, puzzles, sweep, turns, views
+from pbem.services import games, guides, puzzles, sweep, turns, views
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
@@ -27,11 +27,11 @@ _WHOLE = re.compile(r"[0-9]{1,9}")
 def home():
     player = current_player()
     if player is None:
-        return render_template("welcome.html")
+        return render_template("welcome.html", kinds=guides.overview())
     session = get_session()
     mine = [present.summary(session, game, player) for game, _ in games_of(session, player)]
     today = [puzzles.summary(puzzle) for puzzle in puzzles.today(session)]
-    return render_template("home.html", games=mine, today=today)
+    return render_template("home.html", games=mine, today=today, kinds=guides.overview())
 
 
 def _kinds() -> list:
@@ -42,8 +42,11 @@ def _kinds() -> list:
 @sign_in_required
 def new_game():
     player = current_player()
-    form = {"kind": "logger" if "logger" in registry.names() else registry.names()[0],
-            "players": player.email + "\n", "hours": "", "random_order": False, **time_control_form({})}
+    asked = request.args.get("kind", "")
+    form = {"kind": asked if asked in registry.names() else
+            ("logger" if "logger" in registry.names() else registry.names()[0]),
+            "players": player.email + "\n", "hours": "", "random_order": False, "open_seats": "0",
+            **time_control_form({})}
     error, status = None, 400
     if request.method == "POST":
         form = {
@@ -51,6 +54,7 @@ def new_game():
             "players": request.form.get("players", ""),
             "hours": request.form.get("hours", "").strip(),
             "random_order": request.form.get("random_order") == "on",
+            "open_seats": request.form.get("open_seats", "0").strip() or "0",
             **time_control_form(request.form),
         }
         options = {key[len("option-" + form["kind"] + "-"):]: value for key, value in request.form.items()
@@ -66,18 +70,34 @@ def new_game():
         if error is None:
             try:
                 game = games.create_game(get_session(), player, form["kind"], emails, options=options,
-                                         random_order=form["random_order"],
+                                         random_order=form["random_order"], open_seats=form["open_seats"],
                                          **time_control_args(form, hours))
             except ServiceError as failure:
                 error, status = failure.message, failure.status
             else:
-                flash(f"Game {game.id} created; the invitations are on their way.")
+                flash(f"Game {game.id} created; it waits in the lobby for players to take its open seats."
+                      if game.open_seats else f"Game {game.id} created; the invitations are on their way.")
                 return redirect(url_for("games.show", game_id=game.id))
     kinds = _kinds()
     chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
     rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
     return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
                             seed_option=games.SEED_OPTION), status if error else 200)
+
+
+def _shown_ply(game_ply: int) -> int:
+    """The position the page shows: ``?ply=N`` (0: the start) when it is
+    one the game has reached, else the current one."""
+    asked = request.args.get("ply", "").strip()
+    if _WHOLE.fullmatch(asked) and int(asked) <= game_ply:
+        return int(asked)
+    return game_ply
+
+
+def _viewed_position(session, game, seat: int, ply: int) -> str:
+    """The position string after ``ply`` turns as ``seat`` may see it ("" before the start)."""
+    sight = views.at(session, game, seat, ply) if game.position is not None else None
+    return sight.position if sight is not None else ""
 
 
 def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):
@@ -89,8 +109,13 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
     if preview is not None:
         preview_svg = views.of_preview(game, seat.number, preview).svg()
     rounds = _rounds(data["turns"])
+    shown = _shown_ply(game.ply)
+    sight = views.at(session, game, seat.number, shown) if game.position is not None else None
+    legend = sight.legend() if sight is not None else ((), 0)
     return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
-                           preview=preview, preview_svg=preview_svg,
+                           preview=preview, preview_svg=preview_svg, shown=shown,
+                           shown_position=sight.position if sight is not None else None,
+                           legend_lines=legend[0], start_position=_viewed_position(session, game, seat.number, 0), guide=guides.link(game.kind),
                            created_by_you=game.creator_id == player.id), status
 
 

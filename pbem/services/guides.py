@@ -1,0 +1,97 @@
+"""A page per game that teaches it where it is played: what the game is,
+its players and options, the rules as this server applies them with our
+rulings (the game's document in ``docs/games/``), the notation with
+examples, and a short sample game drawn by the server's own diagrams.
+
+Everything comes from the game's plug-in (``notation.base.GameKind``: its
+rules, notation and summary) and its document, found by the game's name or
+title (``docs/games/<name>.md``, else ``docs/games/<title-with-dashes>.md``):
+a new game gets its page by being registered, and its rules text by adding
+its document.  Never names a game.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+from notation import registry
+from pbem import links
+from pbem.services import views
+
+#: where the games' documents are (the repository's docs/games)
+DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "games"
+
+#: turns of the sample game shown on a guide page
+SAMPLE_PLIES = 3
+
+
+def link(kind_name: str) -> str:
+    """The guide page's path (for pages: relative to the site)."""
+    return links.guide_path(kind_name)
+
+
+def document(kind_name: str) -> Path | None:
+    """The game's rules document in ``docs/games``, if there is one."""
+    kind = registry.get(kind_name)
+    title = kind.rules.title or kind.name
+    for stem in (kind.name, re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")):
+        candidate = DOCS / f"{stem}.md"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def rules_html(kind_name: str) -> str | None:
+    """The game's rules document as HTML (trusted text from the
+    repository), or None when the game has no document."""
+    found = document(kind_name)
+    if found is None:
+        return None
+    import markdown
+
+    return markdown.markdown(found.read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
+
+
+@functools.lru_cache(maxsize=32)
+def sample(kind_name: str) -> tuple[tuple[str | None, str, tuple[str, ...]], ...]:
+    """The start and the first few turns of a sample game: (turn, SVG,
+    legend lines) each (``views.sample_boards``)."""
+    return tuple(views.sample_boards(registry.get(kind_name).name, SAMPLE_PLIES))
+
+
+def picture(kind_name: str) -> str:
+    """The game's picture: its start position drawn as SVG."""
+    return sample(kind_name)[0][1]
+
+
+def guide(kind_name: str) -> dict[str, Any]:
+    """Everything the guide page shows about the game called ``kind_name``."""
+    kind = registry.get(kind_name)
+    rules = kind.rules
+    return {
+        "name": kind.name,
+        "title": rules.title or kind.name,
+        "summary": kind.summary,
+        "min_players": rules.min_players,
+        "max_players": rules.max_players,
+        "uses_chance": rules.uses_chance,
+        "options": [{"name": spec.name, "choices": [c for c in spec.choices if c != "..."],
+                     "default": spec.default, "help": spec.help} for spec in rules.option_specs],
+        "examples": list(kind.notation.turn_examples),
+        "rules_html": rules_html(kind.name),
+        "sample": sample(kind.name),
+    }
+
+
+def overview() -> list[dict[str, Any]]:
+    """Every game offered: name, title, sentence, players (the home page)."""
+    shown = []
+    for name in registry.names():
+        kind = registry.get(name)
+        shown.append({"name": kind.name, "title": kind.rules.title or kind.name, "summary": kind.summary,
+                      "min_players": kind.rules.min_players, "max_players": kind.rules.max_players})
+    return shown

@@ -1,0 +1,40 @@
+"""Finding opponents: the lobby of open challenges (join one), and a
+player's page with their games, results and ratings."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+
+from pbem.db import get_session
+from pbem.services import games, lobby
+from pbem.services.errors import ServiceError
+from pbem.web.auth import current_player, sign_in_required
+
+bp = Blueprint("lobby", __name__)
+
+
+@bp.get("/lobby")
+@sign_in_required
+def index(error: str | None = None, status: int = 200):
+    challenges = lobby.open_challenges(get_session(), current_player())
+    return render_template("lobby.html", challenges=challenges, error=error), status
+
+
+@bp.post("/games/<game_id>/join")
+@sign_in_required
+def join(game_id: str):
+    try:
+        game = games.join(get_session(), game_id, current_player())
+    except ServiceError as failure:
+        if failure.status == 404:
+            raise
+        return index(error=failure.message, status=failure.status)
+    flash("You took a seat." + (" Every seat is taken: the game has started." if game.status == "active" else
+                                " The game starts when every seat is taken."))
+    return redirect(url_for("games.show", game_id=game.id))
+
+
+@bp.get("/players/<player_id>")
+@sign_in_required
+def player(player_id: str):
+    return render_template("player.html", player=lobby.player_page(get_session(), player_id, current_player()))
