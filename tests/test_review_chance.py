@@ -28,17 +28,20 @@ def test_a_record_line_of_many_outcome_groups_is_read_in_linear_time():
     from engine.errors import RecordError
     from notation import record as records
 
-    n = 20_000  # about 120 KB: seconds, even minutes, with a backtracking expression
+    # about 120 KB: a backtracking expression takes minutes over it, a linear
+    # reading a fraction of a second; the bound only catches the minutes (the
+    # machine may be loaded: it is not a speed measure)
+    n, ceiling = 20_000, 30.0
     line = "1. ant " + "{draw kiwi} " * n + "bee\n"
     began = time.perf_counter()
     record = records.read('[Game "logger"]\n[Player1 "A"]\n[Player2 "B"]\n[Result "*"]\n\n' + line + "*\n")
-    assert time.perf_counter() - began < 2.0
+    assert time.perf_counter() - began < ceiling
     with pytest.raises(RecordError):  # the turn is written with braces in it: no turn of Logger
         records.replay(record)
     began = time.perf_counter()
     record = records.read('[Game "logger"]\n[Player1 "A"]\n[Player2 "B"]\n[Result "*"]\n\n'
                           + line.replace(" bee", "") + "*\n")
-    assert time.perf_counter() - began < 2.0 and len(record.chance[1]) == n
+    assert time.perf_counter() - began < ceiling and len(record.chance[1]) == n
 
 
 @pytest.mark.parametrize("item, turn, after", [
