@@ -45,13 +45,13 @@ def candidates(state: AlheimurState, step: int) -> list:
             for s in ships:
                 for e in empty[:3]:
                     if s.fighter or not s.marine:
-                        found.append(Return(world.name, s.size, s.fighter, False, e))
+                        found.append(Return(world.name, s.size, s.fighter, 0, e))
                     if s.marine:
-                        found.append(Return(world.name, s.size, False, True, e))
+                        found.append(Return(world.name, s.size, False, s.marine, e))
         elif step == 3:
             found += [Flip(world.name, s.size, not s.fighter) for s in ships if not s.marine]
         elif step == 4:
-            found += [Land(world.name, s.size, e) for s in ships if s.marine for e in empty]
+            found += [Land(world.name, s.size, s.marine, e) for s in ships if s.marine for e in empty]
         elif step == 5:
             found += [Board(world.name, t, s.size) for t, p in mine if p.invader
                       for s in ships if not s.fighter and not s.marine and s.size >= p.size]

@@ -46,11 +46,11 @@ def test_step_2_a_colonist_may_board_an_empty_transport_as_a_marine():
 
 
 def test_step_2_a_ship_or_a_marine_returns_to_an_empty_territory_as_a_colonist():
-    after = play(Return("1", 2, True, False, "d4"), orbit="1F2")
+    after = play(Return("1", 2, True, 0, "d4"), orbit="1F2")
     assert after.world("1").at("d4") == Pyramid(0, 2) and after.world("1").ships == ()
-    after = play(Return("1", 3, False, True, "d4"), orbit="1T3+2")
+    after = play(Return("1", 3, False, 2, "d4"), orbit="1T3+2")
     assert after.world("1").at("d4") == Pyramid(0, 2) and after.world("1").ships == (Ship(0, 3),)
-    refused("occupied", Return("1", 2, True, False, "a4"), orbit="1F2")
+    refused("occupied", Return("1", 2, True, 0, "a4"), orbit="1F2")
 
 
 def test_step_3_an_unloaded_ship_in_orbit_changes_status_once():
@@ -64,19 +64,19 @@ def test_step_3_an_unloaded_ship_in_orbit_changes_status_once():
 
 def test_step_4_a_marine_lands_as_an_invader_where_its_player_has_no_colonist():
     w3 = world("3", on="a4=2:1", orbit="1T3+2")
-    after = play(Land("3", 3, "d1"), others=(w3,))
+    after = play(Land("3", 3, 2, "d1"), others=(w3,))
     assert after.world("3").at("d1") == Pyramid(0, 2, True)
     assert after.world("3").ships == (Ship(0, 3),)
 
 
 def test_step_4_a_marine_lands_as_a_colonist_where_its_player_has_colonists():
-    after = play(Land("1", 3, "d4"), orbit="1T3+2")
+    after = play(Land("1", 3, 2, "d4"), orbit="1T3+2")
     assert after.world("1").at("d4") == Pyramid(0, 2, False)
 
 
 def test_step_4_a_second_invader_of_a_colour_turns_both_upright():
     w3 = world("3", on="a4=2:1 d4=1:1i", orbit="1T3+2 1T1")
-    after = play(Land("3", 3, "d1"), others=(w3,))
+    after = play(Land("3", 3, 2, "d1"), others=(w3,))
     assert after.world("3").at("d1") == Pyramid(0, 2) and after.world("3").at("d4") == Pyramid(0, 1)
 
 

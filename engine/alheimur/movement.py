@@ -84,16 +84,15 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
                 raise IllegalTurnError(f"{where}: you have no pyramid on {t} of world {world.name}")
             return p
 
-        def take_ship(size: int, fighter: bool, marine: int | None, moved_key: tuple | None = None) -> Ship:
+        def take_ship(size: int, fighter: bool, marine: int, moved_key: tuple | None = None) -> Ship:
             for ship in ships:
-                carries = (not ship.fighter and ship.marine > 0) if marine is None else ship.marine == marine
+                carries = ship.marine == marine
                 if ship.owner == player and ship.size == size and ship.fighter == fighter and carries:
                     if moved_key is not None and _used(ships, ship, acted, moved_key):
                         continue
                     ships.remove(ship)
                     return ship
-            what = _ship_text(size, fighter, marine or 0) if marine is not None else \
-                f"transport of {size} carrying a marine"
+            what = _ship_text(size, fighter, marine)
             raise IllegalTurnError(f"{where}: you have no {what} in the orbit of world {world.name}"
                                    + (" that has not already acted in this step" if moved_key else ""))
 
@@ -138,7 +137,7 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
             else:
                 empty(m.territory)
                 if m.marine:
-                    ship = take_ship(m.size, False, None)
+                    ship = take_ship(m.size, False, m.marine)
                     pieces[m.territory] = Pyramid(player, ship.marine)
                     ships.append(replace(ship, marine=0))
                     log.append(f"World {world.name}: the marine of a transport of {m.size} returns to {m.territory}")
@@ -154,7 +153,9 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
             log.append(f"World {world.name}: a {_ship_text(m.size, not m.fighter)} turns "
                        f"{'fighter' if m.fighter else 'transport'}")
         elif isinstance(m, Land):
-            ship = take_ship(m.size, False, None)
+            if m.marine < 1:
+                raise IllegalTurnError(f"{where}: name the marine that lands (a transport of {m.size} carrying it)")
+            ship = take_ship(m.size, False, m.marine)
             empty(m.territory)
             ships.append(replace(ship, marine=0))
             mine = [p for p in pieces.values() if p.owner == player]

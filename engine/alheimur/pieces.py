@@ -145,13 +145,13 @@ class Launch:
 @dataclass(frozen=True)
 class Return:
     """Step 2: a ship of ``size`` (a fighter if ``fighter``), or the marine
-    of a transport of that size (``marine``), comes down from orbit to an
-    empty territory as a colonist."""
+    of ``marine`` pips carried by a transport of that size (``marine`` > 0),
+    comes down from orbit to an empty territory as a colonist."""
 
     world: str
     size: int
     fighter: bool
-    marine: bool
+    marine: int
     territory: str
 
 
@@ -167,10 +167,12 @@ class Flip:
 
 @dataclass(frozen=True)
 class Land:
-    """Step 4: the marine of a transport of ``size`` lands on ``territory``."""
+    """Step 4: the marine of ``marine`` pips of a transport of ``size``
+    lands on ``territory``."""
 
     world: str
     size: int
+    marine: int
     territory: str
 
 
