@@ -36,7 +36,7 @@ from engine.alheimur.worlds import COMPASS, geometry
 from engine.errors import PositionError
 from notation.quote import quote
 
-PHASES = ("build", "colonists", "play", "over")
+PHASES = ("deal", "build", "colonists", "play", "over")
 _CARDS = set(DECK)
 _NUM = re.compile(r"^(0|[1-9][0-9]{0,5})$")
 _SHIP = re.compile(r"^([1-8])([FT])([1-3])(?:\+([1-3]))?$")
