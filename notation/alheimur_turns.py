@@ -68,7 +68,8 @@ _PASS = {"pass", "-", "nothing", "none"}
 
 def clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
-    return text.replace("->", ">").replace("=>", ">")
+    text = text.replace("->", ">").replace("=>", ">")
+    return re.sub(r"\s*([>!^=+])\s*", r"\1", text)
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:

@@ -76,6 +76,19 @@ def _keeps_all(world, action, me: int) -> bool:
     return sum(1 for _, p in after.pieces if p.owner == me) == before
 
 
+def _careful(state: AlheimurState, turn: Turn, move) -> bool:
+    """After ``move`` the next survival check of its world keeps every
+    pyramid of the mover there."""
+    from engine.alheimur.survival import check_world
+    try:
+        after = _mid(state, Turn(turn.expansion, turn.moves + (move,)))
+    except IllegalTurnError:
+        return False
+    world = after.world(move.world)
+    mine = sum(1 for _, p in world.pieces if p.owner == state.current)
+    return sum(1 for _, p in check_world(world).pieces if p.owner == state.current) == mine
+
+
 def sensible_colonists(state: AlheimurState, rng: random.Random):
     """Three small colonists on mutually adjacent territories (they
     survive their first check), else any."""
@@ -102,7 +115,7 @@ def random_turn(state: AlheimurState, rng: random.Random) -> Turn:
         options += [Civilize(world.name, t, s) for t, p in pieces.items() if p.owner == me
                     for s in SIZES if abs(s - p.size) == 1 and stash[s]]
         safe = [o for o in options if _keeps_all(world, o, me)]
-        if safe and rng.random() < 0.9:
+        if rng.random() < 0.95:
             options = safe
         if options:
             action = rng.choice(options)
@@ -113,6 +126,12 @@ def random_turn(state: AlheimurState, rng: random.Random) -> Turn:
         mid = _mid(state, turn)
         options = candidates(mid, step)
         rng.shuffle(options)
+        if step in (1, 2, 4, 5) and rng.random() < 0.9:
+            options = [o for o in options if _careful(state, turn, o)]
+        if step == 6:
+            # ships seek out other players' ships
+            busy = {w.name for w in mid.worlds if any(x.owner != me for x in w.ships)}
+            options.sort(key=lambda m: m.end not in busy)
         for option in options[: rng.randint(0, 3)]:
             trial = Turn(turn.expansion, turn.moves + (option,))
             try:
