@@ -51,3 +51,11 @@ def test_territories_of_a_card_group_its_tiles_by_element():
     assert territories("AAEE") == [("A", (0, 1)), ("E", (2, 3))]
     assert territories("AEAE") == [("A", (0, 2)), ("E", (1, 3))]
     assert territories("EFWT") == [("E", (0,)), ("F", (1,)), ("W", (2,)), ("T", (3,))]
+
+
+def test_the_docs_show_every_card_from_the_deck_table():
+    from pathlib import Path
+
+    from engine.alheimur.deck import deck_table
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "alheimur.md").read_text()
+    assert deck_table() in doc

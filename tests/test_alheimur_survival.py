@@ -114,3 +114,23 @@ def test_a_player_with_nothing_left_is_out_and_skipped():
     assert GAME.to_move(state) == 2
     state = GAME.apply(state, Turn())
     assert GAME.to_move(state) == 0
+
+
+def test_expansion_is_optional_on_every_world():
+    state = position(world("1", on="a4=1:1 b4=1:1 a3=1:1"), world("2", on="d4=2:1 c4=2:1 d3=2:1"))
+    after = GAME.apply(state, Turn())
+    assert after.world("1").pieces == state.world("1").pieces and GAME.to_move(after) == 1
+
+
+def test_the_game_ends_when_one_player_is_left():
+    state = position(world("1", on="a4=1:1 b4=1:1 a3=1:1"), world("2", on="a1=2:1"),
+                     world("3", on="d4=3:1"), players=3, current=1)
+    state = GAME.apply(state, Turn())  # player 2's last colonist dies; player 3 still has one
+    assert state.phase == "play" and GAME.to_move(state) == 2
+    state = GAME.apply(state, Turn())  # and so does player 3's: player 1 is alone
+    assert state.phase == "over" and GAME.result(state).winners == (0,)
+
+
+def test_a_forfeited_turn_is_an_empty_turn():
+    state = position(world("1", on="a4=1:1 b4=1:1 a3=1:1"), world("2", on="d4=2:1 c4=2:1 d3=2:1"))
+    assert GAME.forfeit_turn(state) == GAME.apply(state, Turn())

@@ -98,3 +98,16 @@ def census() -> dict[str, tuple[int, int]]:
             terr[element] += 1
             tiles[element] += len(where)
     return {e: (terr[e], tiles[e]) for e in ELEMENTS}
+
+
+def deck_table() -> str:
+    """Every card as a small picture (its 2 x 2 tiles), ten to a row, with
+    its name above: the table ``docs/games/alheimur.md`` shows."""
+    rows = []
+    for start in range(0, len(DECK), 10):
+        cards = DECK[start:start + 10]
+        rows.append("  ".join(f"{c:<4}" for c in cards).rstrip())
+        rows.append("  ".join(f"{c[0]}{c[1]}  " for c in cards).rstrip())
+        rows.append("  ".join(f"{c[2]}{c[3]}  " for c in cards).rstrip())
+        rows.append("")
+    return "\n".join(rows).rstrip() + "\n"
