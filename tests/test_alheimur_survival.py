@@ -134,3 +134,9 @@ def test_the_game_ends_when_one_player_is_left():
 def test_a_forfeited_turn_is_an_empty_turn():
     state = position(world("1", on="a4=1:1 b4=1:1 a3=1:1"), world("2", on="d4=2:1 c4=2:1 d3=2:1"))
     assert GAME.forfeit_turn(state) == GAME.apply(state, Turn())
+
+
+def test_a_civilized_invader_stays_an_invader():
+    state = position(world("1", on="a4=1:1 b4=1:1 a3=1:1"), world("2", on="a1=2:1 d4=1:1i", orbit="1T3"))
+    after = GAME.apply(state, Turn(expansion=(Civilize("2", "d4", 2),)))
+    assert after.world("2").at("d4") == Pyramid(0, 2, True)  # still supported by the transport of 3
