@@ -179,3 +179,16 @@ def test_views_hide_unturned_cards_and_orbit_cards_but_show_the_card_being_laid(
     assert GAME.view(view, 0) == view
     building = GAME.apply_chance(GAME.seeded_state(2, None, SEED), deck_with())
     assert GAME.view(building, None).card == building.card
+
+
+def test_a_placement_read_against_a_players_view_gives_the_same_verdict():
+    # the mail robot reads a turn against the sender's view, whose piles are hidden
+    piles = [["AAAA", "EEFF", "FFFF", "WWWW", "EFWT"]]
+    state, _ = settle_from_seed(GAME, GAME.apply_chance(GAME.seeded_state(2, None, SEED), deck_with(*piles)),
+                                SEED, 0)
+    view = GAME.view(state, 0)
+    for turn in GAME.legal_turns(state):
+        GAME.apply(view, turn)  # accepted on the view too, nothing hidden needed
+    assert GAME.legal_turns(view) == GAME.legal_turns(state)
+    with pytest.raises(IllegalTurnError):
+        GAME.apply(view, Place(5, 5, False))

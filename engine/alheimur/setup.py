@@ -24,6 +24,8 @@ from engine.alheimur.worlds import (
 from engine.base import ChanceEvent
 from engine.errors import IllegalTurnError
 
+#: a card a view does not show
+HIDDEN = "?"
 PILES = 8
 PILE_SIZE = 5
 #: the slots of a world by the name of their top-left tile
@@ -108,6 +110,10 @@ def _take(piles: tuple[tuple[str, ...], ...], index: int, n: int) -> tuple[tuple
 def _next_card(state: AlheimurState) -> AlheimurState:
     """Lay the turned-over card where only one placement is allowed; draw
     lots for the neutral world; else wait for the builder."""
+    if state.card == HIDDEN:
+        # a player's view (the mail robot reads turns against it): the card
+        # turned over next is not shown, so nothing more is laid here
+        return replace(state, current=state.builder if state.builder < state.players else state.current, lots=())
     options = placements(state.building, state.card)
     if len(options) == 1:
         return lay(state, *options[0])
@@ -134,7 +140,7 @@ def _check(state: AlheimurState, layout, orbit: str) -> AlheimurState:
     """The playability check of a player's world: the swap, else an extra
     pile, else the re-deal."""
     owner = None if state.builder == state.players else state.builder
-    if owner is None or playable(layout):
+    if owner is None or orbit == HIDDEN or playable(layout):
         return _done(state, World(world_name(owner), owner, layout, orbit))
     good = [(s, t) for s, t in swaps(layout, orbit) if playable(swapped(layout, s, orbit, t))]
     pending = World(world_name(owner), owner, layout, orbit)
@@ -183,6 +189,8 @@ def _sorted_worlds(worlds: tuple[World, ...]) -> tuple[World, ...]:
 # -- the builder's and the colonists' turns ---------------------------------
 
 def place_turns(state: AlheimurState) -> list[Place]:
+    if state.card == HIDDEN:
+        return []
     return [Place(x, y, t) for x, y, t in placements(state.building, state.card)]
 
 
