@@ -4,11 +4,12 @@ every world, as ``docs/games/alheimur.md`` describes."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engine.alheimur import AlheimurGame, AlheimurState
 from engine.alheimur.deck import ELEMENT_COLOURS, ELEMENTS
 from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
+from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
 from engine.alheimur.worlds import geometry, tile_name
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
@@ -95,6 +96,14 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
 
     def player_label(self, player: int) -> str:
         return str(player + 1)
+
+    def turn_report(self, state: AlheimurState, turn: Any, outcomes: Sequence[Sequence[str]]) -> str:
+        """What happened in ``turn`` played from ``state`` with the chance
+        outcomes that followed it (as the record holds them): every
+        expansion, survival check, move, lot, battle step and die, one line
+        each, short enough for a phone.  For the mail and the page."""
+        _, log = play_out(self.game, state, turn, [tuple(o) for o in outcomes])
+        return "\n".join(line.strip() for line in log) or "Nothing happened."
 
 
 def world_title(state: AlheimurState, world: World) -> str:

@@ -125,3 +125,17 @@ def test_records_of_games_with_battles_replay_and_hide_nothing_they_should_show(
                     assert all(w.orbit_card == "?" for w in view.worlds)
                 assert NOTATION.parse_position(text) == view
     assert rolled > 0, "the random games fought no battle"
+
+
+def test_the_turn_report_shows_survival_checks_moves_and_every_die():
+    s = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F3 2T2"))
+    turn = NOTATION.parse_turn(s, "1d4+1 1c4-d3")
+    report = NOTATION.turn_report(s, turn, [("6", "1"), ("6", "2", "3"), ("4", "3", "1"), ("1", "2"),
+                                            ("5", "5", "6"), ("6",)])
+    lines = report.splitlines()
+    assert lines[0] == "World 1: expand d4 with a 1"
+    assert lines[1].startswith("World 1 survival: a3 1: 3 neighbours (needs 2-3)")
+    assert "World 1: c4 migrates to d3" in lines
+    assert "2's transport 2 fires at 1's fighter 3: 6 1, 1 hit" in lines
+    assert "defence 6 2 3: 1 cancelled" in lines
+    assert "defence 6: 1 cancelled, destroyed" in lines
