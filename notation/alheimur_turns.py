@@ -42,6 +42,7 @@ from engine.alheimur.pieces import (
     Place, Return, Turn,
 )
 from engine.alheimur.setup import place_text, read_place_text
+from engine.alheimur.movement import move
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry, tile_at
 from engine.errors import IllegalTurnError, MalformedTurnError
@@ -156,19 +157,31 @@ def read_play(state: AlheimurState, text: str) -> Turn:
     order = {w.name: i for i, w in enumerate(state.worlds)}
     actions.sort(key=lambda a: order.get(a.world, 99))
     if any(isinstance(m, tuple) for m in moves):
-        # '^M': a colonist launches as a marine (step 2), an invader boards (step 5);
-        # which it is shows after expansion and survival
+        # '^M': a colonist launches as a marine (step 2), an invader boards
+        # (step 5); which it is shows once expansion, survival and the
+        # migrations of step 1 are played
         mid = survive(expand(state, tuple(actions), []), [])
-        moves = [m if not isinstance(m, tuple) else _up(mid, *m[1:]) for m in moves]
+        mid = move(mid, tuple(m for m in moves if isinstance(m, Migrate)), [])
+        launched: set[tuple[str, str]] = set()
+        resolved = []
+        for m in moves:
+            if isinstance(m, tuple):
+                m = _up(mid, launched, *m[1:])
+            resolved.append(m)
+        moves = resolved
     moves.sort(key=lambda m: STEP[type(m)])
     return Turn(tuple(actions), tuple(moves), battles, fire, standing)
 
 
-def _up(mid: AlheimurState, world: str, where: str, into: int):
-    piece = mid.world(world).at(where)
-    if piece is not None and piece.invader:
-        return Board(world, where, into)
-    return Launch(world, where, "M", into)
+def _up(mid: AlheimurState, launched: set, world: str, where: str, into: int):
+    """A launch when the player's colonist stands there when step 2 begins
+    (once per territory); else boarding."""
+    w = mid.world(world)
+    piece = w.at(where) if w is not None else None
+    if piece is not None and piece.owner == mid.current and not piece.invader and (world, where) not in launched:
+        launched.add((world, where))
+        return Launch(world, where, "M", into)
+    return Board(world, where, into)
 
 
 def read_item(state: AlheimurState, word: str):

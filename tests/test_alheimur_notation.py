@@ -139,3 +139,16 @@ def test_the_turn_report_shows_survival_checks_moves_and_every_die():
     assert "2's transport 2 fires at 1's fighter 3: 6 1, 1 hit" in lines
     assert "defence 6 2 3: 1 cancelled" in lines
     assert "defence 6: 1 cancelled, destroyed" in lines
+
+
+def test_boarding_after_a_landing_on_the_same_territory_reads_as_step_5():
+    s = position(world("1", on=HOME), world("2", on="d1=2:3 a1=2:1", orbit="1T2+2 1T3"))
+    turn = NOTATION.parse_turn(s, "2T2+2!a4 2a4^M3")
+    assert turn.moves == (Land("2", 2, 2, "a4"), Board("2", "a4", 3))
+    assert NOTATION.format_turn(s, turn) == "2T2+2!a4 2a4^M3"
+
+
+def test_a_colonist_that_migrated_in_step_1_launches_as_a_marine_in_step_2():
+    s = position(world("1", on=HOME, orbit="1T2"), world("2", on="d1=2:3"))
+    turn = NOTATION.parse_turn(s, "1c4-d4 1d4^M2")
+    assert turn.moves == (Migrate("1", "c4", "d4"), Launch("1", "d4", "M", 2))
