@@ -140,3 +140,13 @@ def test_a_civilized_invader_stays_an_invader():
     state = position(world("1", on="a4=1:1 b4=1:1 a3=1:1"), world("2", on="a1=2:1 d4=1:1i", orbit="1T3"))
     after = GAME.apply(state, Turn(expansion=(Civilize("2", "d4", 2),)))
     assert after.world("2").at("d4") == Pyramid(0, 2, True)  # still supported by the transport of 3
+
+
+def test_the_game_ends_when_only_empty_ships_are_left():
+    # player 1's last colonists die; both players keep a fighter in space, but
+    # nobody can ever put a pyramid on a world again
+    state = position(world("1", on="a4=1:1"), world("2"), space="1F1 2F2 2F1")
+    state = GAME.apply(state, Turn())
+    assert state.phase == "over"
+    # no element anywhere: 0.5 x 0.5 x progress + 1.5; two ships beat one
+    assert GAME.result(state).winners == (1,)

@@ -183,7 +183,7 @@ def end_turn(state: AlheimurState) -> AlheimurState:
     if owed is not None and owed and owed[0] == state.current:
         owed = owed[1:]
     left = [p for p in range(n) if not state.is_out(p)]
-    if len(left) <= 1:
+    if len(left) <= 1 or not can_grow(state):
         return replace(state, phase="over", last_round=owed)
     if owed is not None:
         owed = tuple(p for p in owed if not state.is_out(p))
@@ -195,6 +195,14 @@ def end_turn(state: AlheimurState) -> AlheimurState:
         if not state.is_out(p):
             return replace(state, current=p)
     return replace(state, phase="over")
+
+
+def can_grow(state: AlheimurState) -> bool:
+    """Someone can still put a pyramid on a world: a pyramid stands on some
+    world (expansion, launches and returns start there) or a marine is
+    aboard a transport (it can land).  When nobody can, nobody can ever
+    reach the last round: the game ends."""
+    return any(w.pieces for w in state.worlds) or any(s.marine for s in state.all_ships())
 
 
 def simple_turns(state: AlheimurState) -> Iterator[Turn]:
