@@ -11,7 +11,7 @@ from engine.alheimur.deck import ELEMENT_COLOURS, ELEMENTS
 from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
-from engine.alheimur.worlds import geometry, tile_name
+from engine.alheimur.worlds import geometry
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from notation import alheimur_position as positions
 from notation import alheimur_turns as turns

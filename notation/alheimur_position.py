@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from engine.alheimur.deck import DECK, turned
 from engine.alheimur.pieces import (
-    PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World, world_name,
+    PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World,
 )
 from engine.alheimur.worlds import COMPASS, geometry
 from engine.errors import PositionError
@@ -230,4 +230,4 @@ def parse_position(text: str, options: Mapping[str, Any] | None = None) -> Alhei
     return state
 
 
-__all__ = ["format_position", "parse_position", "world_name"]
+__all__ = ["format_position", "parse_position", "format_ship", "format_world"]

@@ -65,7 +65,6 @@ def candidates(state: AlheimurState, step: int) -> list:
 
 def _keeps_all(world, action, me: int) -> bool:
     """After the action, survival on this world keeps every pyramid of ``me``."""
-    from dataclasses import replace as _replace
     from engine.alheimur.pieces import Pyramid
     from engine.alheimur.survival import check_world
     pieces = dict(world.pieces)

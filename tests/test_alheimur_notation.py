@@ -9,12 +9,13 @@ import pytest
 from alheimur_helpers import GAME, position, world
 from alheimur_selfplay import random_turn, sensible_colonists
 from engine.alheimur.pieces import (
-    Board, Civilize, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Place, Return, Turn,
+    Board, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Place, Return, Turn,
 )
 from engine.base import settle_from_seed
 from engine.errors import IllegalTurnError, MalformedTurnError
 from notation import record as records
 from notation.alheimur import NOTATION
+from notation.alheimur_turns import read_place
 
 HOME = "a4=1:1 b4=1:2 c4=1:1 a3=1:1 b3=1:3"
 HALVES = ("AAEE", "AEAE", "FFFF", "WWTT")
@@ -74,11 +75,10 @@ def test_refusals_name_the_step_and_the_reason():
 
 def test_a_placement_reads_turned_in_several_ways():
     for text in ("e~", "E~", "et", "e t", "e turned", "e180"):
-        assert NOTATION.__class__.__mro__ and __import__("notation.alheimur_turns").alheimur_turns.read_place(text) \
-            == Place(1, 0, True)
-    assert __import__("notation.alheimur_turns").alheimur_turns.read_place("se") == Place(1, 1, False)
+        assert read_place(text) == Place(1, 0, True)
+    assert read_place("se") == Place(1, 1, False)
     with pytest.raises(MalformedTurnError, match="n, s, e, w"):
-        __import__("notation.alheimur_turns").alheimur_turns.read_place("up")
+        read_place("up")
 
 
 def rich_game(players: int, seed: str, rng: random.Random, limit: int = 400):

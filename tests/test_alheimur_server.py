@@ -6,7 +6,6 @@ shows an orbit card or an unturned card while the game is on."""
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
@@ -32,8 +31,6 @@ def offered(monkeypatch):
 
 
 def test_a_whole_three_player_game_through_the_one_door(offered, app, client):
-    from sqlmodel import Session
-
     from pbem.db import get_session
     from pbem.models import Game
     from pbem.services.accounts import player_for_email

@@ -10,7 +10,6 @@ import pytest
 from alheimur_helpers import GAME
 from engine.alheimur.deck import DECK
 from engine.alheimur.pieces import Colonists, Place
-from engine.alheimur.setup import place_text
 from engine.alheimur.worlds import geometry, playable
 from engine.base import settle_from_seed
 from engine.errors import IllegalTurnError

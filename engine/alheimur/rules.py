@@ -9,7 +9,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from engine.alheimur import battle, setup
 from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
-    LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn, World,
+    LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn,
 )
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import expand, last_round_owed, survive

@@ -19,7 +19,7 @@ from engine.alheimur.pieces import (
     DEFAULT_ORDER, SIZES, AlheimurState, Colonists, Place, Pyramid, World, world_name,
 )
 from engine.alheimur.worlds import (
-    COMPASS, COMPASS_NAME, finish, geometry, placements, playable, swapped, swaps, tile_name,
+    COMPASS, COMPASS_NAME, finish, fits, geometry, placements, playable, swapped, swaps,
 )
 from engine.base import ChanceEvent
 from engine.errors import IllegalTurnError
@@ -205,8 +205,7 @@ def apply_place(state: AlheimurState, turn: Place) -> AlheimurState:
 
 
 def _why(state: AlheimurState, turn: Place) -> str:
-    from engine.alheimur.worlds import _fits
-    if not _fits(state.building, turn.x, turn.y):
+    if not fits(state.building, turn.x, turn.y):
         return "the cards must touch along an edge and make a 2 x 2 rectangle; "
     return "where the card can form a region with a territory already there, it must; "
 
@@ -240,12 +239,5 @@ def apply_colonists(state: AlheimurState, turn: Colonists) -> AlheimurState:
     return replace(state, phase="first", current=0)
 
 
-def territory_of(layout, text: str) -> str | None:
-    """The territory holding tile ``text`` (any tile of it names it)."""
-    from engine.alheimur.worlds import tile_at
-    at = tile_at(text)
-    return None if at is None else geometry(layout).at_tile[at]
-
-
 __all__ = ["start", "chance_event", "apply_outcome", "place_turns", "apply_place", "colonist_turns",
-           "apply_colonists", "place_text", "read_place_text", "swap_text", "tile_name", "territory_of"]
+           "apply_colonists", "place_text", "read_place_text", "swap_text"]

@@ -138,7 +138,7 @@ def playable(layout: Layout) -> bool:
     return any(len(n) >= 4 for n in geometry(layout).adjacent.values())
 
 
-def _fits(cards: tuple[Laid, ...], x: int, y: int) -> bool:
+def fits(cards: tuple[Laid, ...], x: int, y: int) -> bool:
     """(x, y) is free, touches a laid card along an edge, and all the cards
     still fit in a 2 x 2 rectangle."""
     taken = {(cx, cy) for cx, cy, _ in cards}
@@ -171,7 +171,7 @@ def placements(cards: tuple[Laid, ...], card: str) -> list[tuple[int, int, bool]
     is offered unturned only."""
     options = []
     for (x, y) in COMPASS.values():
-        if not _fits(cards, x, y):
+        if not fits(cards, x, y):
             continue
         for is_turned in (False, True):
             laid = turned(card) if is_turned else card
