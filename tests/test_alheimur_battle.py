@@ -63,8 +63,7 @@ def test_the_turn_report_lists_every_die():
 
 def test_a_transport_is_no_target_while_its_player_has_a_fighter_there():
     orbit = ships("1F3 2F1 2T3")
-    state = position(world("1", on=HOME), players=2)
-    state = state.__class__(**{**state.__dict__, "orders": (FireOrder(transports=True), FireOrder())})
+    state = position(world("1", on=HOME), players=2, orders=(FireOrder(transports=True), FireOrder()))
     target = battle.choose_target(state, orbit, Ship(0, 3, True), -1)
     assert target == Ship(1, 1, True)
     target = battle.choose_target(state, ships("1F3 2T1 2T3"), Ship(0, 3, True), -1)
@@ -136,3 +135,36 @@ def test_no_battle_in_space_or_where_only_the_current_player_has_ships():
                      space="1F3 2F3")
     assert battle.sites(state) == []
     assert GAME.apply(state, Turn()).phase == "play"
+
+
+def test_the_current_players_fire_for_the_turn_overrides_their_standing_order():
+    state = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F1 2F1"),
+                     orders=(FireOrder(hold=True), FireOrder(hold=True)))
+    # both hold by standing order, but player 1 fires this turn: one shot in step 3
+    state = GAME.apply(state, Turn(fire=FireOrder()))
+    state = events(state, [("attack", "2")])
+    assert state.phase == "play" and state.fire is None
+
+
+def test_a_standing_order_set_in_a_turn_is_kept_for_later_turns():
+    state = position(world("1", on=HOME), world("2", on="d4=2:1 c4=2:1 d3=2:1"))
+    after = GAME.apply(state, Turn(standing=FireOrder(False, (1,), True)))
+    assert after.orders[0] == FireOrder(False, (1,), True) and after.orders[1] == FireOrder()
+
+
+def test_all_six_steps_with_a_third_player_who_has_a_spaceport_there():
+    w2 = world("2", on="d1=2:3 a4=3:3", orbit="1F1 2F1 3F1")
+    state = position(world("1", on=HOME), w2, world("3", on="d4=3:1 c4=3:1 d3=3:1"), players=3)
+    after, log = play_out(GAME, state, Turn(), [
+        ("1",),  # step 1: the owner (2) at player 1's fighter (equal sizes: the lower player): miss
+        ("2",),  # step 2: player 1 fires back at the owner: miss
+        ("3",),  # step 3: player 1 at player 2's fighter: miss
+        ("4",),  # step 4: player 2 fires back at player 1: miss
+        ("5",),  # step 5: player 3 (spaceport on a4) at player 1's fighter: a hit
+        ("1",),  # player 1's defence fails: the fighter is destroyed
+    ])
+    assert after.world("2").ships == ships("2F1 3F1") and after.phase == "play"
+    steps = [line.strip() for line in log if line.strip().startswith("Step")]
+    assert steps == ["Step 1 at world 2: player 2 fires", "Step 2 at world 2: return fire at player 2",
+                     "Step 3 at world 2: player 1 fires", "Step 4 at world 2: return fire at player 1",
+                     "Step 5 at world 2: player 3 fires"]  # step 6: player 1 has nothing left to fire
