@@ -24,6 +24,7 @@ new lines::
     battles 4 2    the order of fleet battles
     fire 3 t       this turn's fire: player 3's ships first, transports
                    first; ``fire`` alone is the default, ``hold`` never
+    at 2 hold      the fire at one world (over ``fire`` there)
     standing hold  a new standing fire order (same words)
     pass           nothing at all
 
@@ -128,14 +129,23 @@ def read_play(state: AlheimurState, text: str) -> Turn:
     moves: list = []
     battles: tuple[str, ...] = ()
     fire = standing = None
+    fire_at: dict[str, FireOrder] = {}
     seen: set[str] = set()
     for section in sections:
         words = section.replace(",", " ").split()
         head = words[0]
         key = {"battles": "battles", "battle": "battles", "b": "battles", "fire": "fire", "hold": "fire",
-               "standing": "standing", "stand": "standing"}.get(head)
-        if key in seen:
+               "standing": "standing", "stand": "standing", "at": "at"}.get(head)
+        if key in seen and key != "at":
             raise _malformed(text, f"'{key}' is given twice")
+        if key == "at":
+            name = world_key(words[1]) if len(words) > 1 else ""
+            if not re.fullmatch(r"[1-8N]", name):
+                raise _malformed(text, "fire at one world is written like 'at 2 hold' or 'at 2 fire 3 t'")
+            if name in fire_at:
+                raise _malformed(text, f"the fire at world {name} is given twice")
+            fire_at[name] = read_fire(words[2:], text, state.players)
+            continue
         if key == "battles":
             seen.add(key)
             names = [world_key(w) for w in words[1:]]
@@ -170,7 +180,8 @@ def read_play(state: AlheimurState, text: str) -> Turn:
             resolved.append(m)
         moves = resolved
     moves.sort(key=lambda m: STEP[type(m)])
-    return Turn(tuple(actions), tuple(moves), battles, fire, standing)
+    at = tuple(sorted(fire_at.items(), key=lambda item: order.get(item[0], 99)))
+    return Turn(tuple(actions), tuple(moves), battles, fire, standing, at)
 
 
 def _up(mid: AlheimurState, launched: set, world: str, where: str, into: int):
@@ -259,6 +270,7 @@ def play_text(turn: Turn) -> str:
         parts.append("battles " + " ".join(turn.battles))
     if turn.fire is not None:
         parts.append(fire_text(turn.fire))
+    parts.extend(f"at {world} {fire_text(order)}" for world, order in turn.fire_at)
     if turn.standing is not None:
         parts.append("standing " + fire_text(turn.standing))
     return "; ".join(parts)

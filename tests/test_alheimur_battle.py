@@ -168,3 +168,18 @@ def test_all_six_steps_with_a_third_player_who_has_a_spaceport_there():
     assert steps == ["Step 1 at world 2: player 2 fires", "Step 2 at world 2: return fire at player 2",
                      "Step 3 at world 2: player 1 fires", "Step 4 at world 2: return fire at player 1",
                      "Step 5 at world 2: player 3 fires"]  # step 6: player 1 has nothing left to fire
+
+
+def test_fire_at_one_world_overrides_the_turns_fire_there():
+    w2 = world("2", on="d1=2:3", orbit="1F1 2F1")
+    w3 = world("3", on="d1=3:3", orbit="1F1 3F1")
+    both_hold = (FireOrder(), FireOrder(hold=True), FireOrder(hold=True))
+    state = position(world("1", on=HOME), w2, w3, players=3, orders=both_hold)
+    # player 1 holds everywhere but at world 3: one shot, in step 3 there
+    state = GAME.apply(state, Turn(fire=FireOrder(hold=True), fire_at=(("3", FireOrder()),)))
+    event = GAME.chance(state)
+    assert event.purpose == "attack" and state.battle.world == "3"
+    state = events(state, [("attack", "1")])
+    assert state.phase == "play"
+    with pytest.raises(IllegalTurnError, match="fire at world 1: there is no battle"):
+        GAME.apply(position(world("1", on=HOME), w2, w3, players=3), Turn(fire_at=(("1", FireOrder()),)))

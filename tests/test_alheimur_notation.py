@@ -152,3 +152,14 @@ def test_a_colonist_that_migrated_in_step_1_launches_as_a_marine_in_step_2():
     s = position(world("1", on=HOME, orbit="1T2"), world("2", on="d1=2:3"))
     turn = NOTATION.parse_turn(s, "1c4-d4 1d4^M2")
     assert turn.moves == (Migrate("1", "c4", "d4"), Launch("1", "d4", "M", 2))
+
+
+def test_fire_at_one_world_reads_and_writes_in_world_order():
+    s = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F1 2F1"),
+                 world("3", on="d1=3:3", orbit="1F1 3F1"), players=3)
+    turn = NOTATION.parse_turn(s, "pass; AT 3 fire 2 t; hold; at 2 hold")
+    assert turn.fire == FireOrder(hold=True)
+    assert turn.fire_at == (("2", FireOrder(hold=True)), ("3", FireOrder(False, (1,), True)))
+    assert NOTATION.format_turn(s, turn) == "pass; hold; at 2 hold; at 3 fire 2 t"
+    with pytest.raises(MalformedTurnError, match="fire at world 2 is given twice"):
+        NOTATION.parse_turn(s, "at 2 hold; at 2 fire")

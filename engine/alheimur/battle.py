@@ -69,6 +69,10 @@ def stages(state: AlheimurState, world_name: str) -> tuple[tuple[int, int], ...]
 def begin(state: AlheimurState, named: tuple[str, ...]) -> AlheimurState:
     """The turn's battles, or the state unchanged when there are none."""
     order = battle_order(state, named)
+    for world, _ in state.fire_at:
+        if world not in order:
+            raise IllegalTurnError(f"fire at world {world}: there is no battle in its orbit; "
+                                   f"battles this turn: {' '.join(order) or 'none'}")
     if not order:
         return state
     b = Battle(worlds=tuple(order[1:]), world=order[0], stages=stages(state, order[0]))
@@ -76,8 +80,15 @@ def begin(state: AlheimurState, named: tuple[str, ...]) -> AlheimurState:
 
 
 def order_of(state: AlheimurState, player: int) -> FireOrder:
-    if player == state.current and state.fire is not None:
-        return state.fire
+    """The current player's fire at this battle's world, else for the turn,
+    else the player's standing order."""
+    if player == state.current:
+        here = state.battle.world if state.battle is not None else None
+        for world, order in state.fire_at:
+            if world == here:
+                return order
+        if state.fire is not None:
+            return state.fire
     return state.orders[player]
 
 

@@ -208,13 +208,16 @@ class Turn:
     """A whole turn: one expansion action per world (or none), the moves in
     step order, the order of fleet battles (worlds by name; worlds not
     named follow in world order), the fire of the current player in them
-    (None: the standing order), and a new standing order (None: keep)."""
+    (None: the standing order), and a new standing order (None: keep);
+    ``fire_at``: the fire at named worlds, over ``fire`` there (by world
+    order)."""
 
     expansion: tuple[Union[Expand, Civilize], ...] = ()
     moves: tuple[Move, ...] = ()
     battles: tuple[str, ...] = ()
     fire: FireOrder | None = None
     standing: FireOrder | None = None
+    fire_at: tuple[tuple[str, FireOrder], ...] = ()
 
 
 AlheimurTurn = Union[Place, Colonists, Turn]
@@ -272,7 +275,8 @@ class AlheimurState:
     player to move.  ``space``: ships in space.  ``orders``: standing fire
     orders per player.  ``last_round``: turns still to play once the last
     round began (None before).  ``deals``: how many deals so far.
-    ``fire``: the current player's fire for this turn's battles."""
+    ``fire``, ``fire_at``: the current player's fire for this turn's
+    battles (all, and at named worlds)."""
 
     players: int
     phase: str
@@ -292,6 +296,7 @@ class AlheimurState:
     battle: Battle | None = None
     fire: FireOrder | None = None
     turns: int = 0
+    fire_at: tuple[tuple[str, FireOrder], ...] = ()
 
     def world(self, name: str) -> World | None:
         for w in self.worlds:

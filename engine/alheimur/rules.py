@@ -129,7 +129,7 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         orders = state.orders
         if turn.standing is not None:
             orders = tuple(turn.standing if p == state.current else o for p, o in enumerate(orders))
-        state = replace(state, fire=turn.fire, orders=orders)
+        state = replace(state, fire=turn.fire, fire_at=turn.fire_at, orders=orders)
         state = battle.begin(state, turn.battles)
         if state.battle is not None:
             log.append(f"Fleet battle at world {state.battle.world}")
@@ -178,7 +178,7 @@ def end_turn(state: AlheimurState) -> AlheimurState:
     """The next player's turn, skipping players who are out; the end after
     the last round, or when at most one player is left."""
     n = state.players
-    state = replace(state, fire=None, turns=state.turns + 1, phase="play")
+    state = replace(state, fire=None, fire_at=(), turns=state.turns + 1, phase="play")
     owed = state.last_round
     if owed is not None and owed and owed[0] == state.current:
         owed = owed[1:]
