@@ -166,7 +166,7 @@ def world_text(world: World) -> list[str]:
     pieces = dict(world.pieces)
     firsts = {t.tiles[0]: t.name for t in geo.territories}
     element = {tile: geo.territory(name).element for tile, name in geo.at_tile.items()}
-    lines = ["    a    b    c    d"]
+    lines = ["   a    b    c    d"]
     for row in range(4):
         cells = []
         for col in range(4):
