@@ -218,6 +218,14 @@ def parse_position(text: str, options: Mapping[str, Any] | None = None) -> Alhei
     if "N" in names and players == 8:
         raise _bad("eight players leave no neutral world")
     worlds.sort(key=lambda w: (w.owner is None, w.owner or 0))
+    if phase == "build":
+        builders = players + (1 if players < 8 else 0)
+        if len(piles) != 8 or len(pile_of) != builders or builder >= builders or not building or not card:
+            raise _bad("a world being built needs the eight piles, a pile for each builder, its first "
+                       "card laid and a card turned over")
+        if len(piles[pile_of[builder]]) != 4 - len(building):
+            raise _bad(f"the builder's pile must still hold {4 - len(building)} cards (the rest of the world "
+                       "and its orbit card)")
     state = AlheimurState(players=players, phase=phase, piles=piles, pile_of=pile_of, extra=extra,
                           worlds=tuple(worlds), building=tuple(building), card=card, builder=builder,
                           current=current, space=space, orders=orders, last_round=last, deals=deals,

@@ -288,12 +288,14 @@ def read_place(text: str) -> Place:
 
 
 def colonists_text(state: AlheimurState, turn: Colonists) -> str:
-    name = state.worlds[state.current].name
+    name = str(state.current + 1)
     return " ".join(f"{name}{t}+{size}" for t, size in turn.placed)
 
 
 def read_colonists(state: AlheimurState, text: str) -> Colonists:
-    own = state.worlds[state.current].name
+    own = str(state.current + 1)
+    if state.world(own) is None:
+        raise IllegalTurnError(f"starting colonists: player {own} has no world")
     placed = []
     for word in clean(text).lower().replace(",", " ").split():
         m = re.fullmatch(rf"{_WORLD}?{_TILE}[+:=]([1-3])", word)
@@ -303,7 +305,7 @@ def read_colonists(state: AlheimurState, text: str) -> Colonists:
         if m[1] and world_key(m[1]) != own:
             raise IllegalTurnError(f"{quote(word)}: starting colonists go on your own world, {own}")
         placed.append((territory(state, own, m[2], word), int(m[3])))
-    names = geometry(state.worlds[state.current].layout).names()
+    names = geometry(state.world(own).layout).names()
     placed.sort(key=lambda p: names.index(p[0]))
     return Colonists(tuple(placed))
 

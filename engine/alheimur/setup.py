@@ -212,14 +212,19 @@ def _why(state: AlheimurState, turn: Place) -> str:
 
 def colonist_turns(state: AlheimurState) -> Iterator[Colonists]:
     """Every choice of three territories of one's world and their sizes."""
-    names = geometry(state.worlds[state.current].layout).names()
+    world = state.world(world_name(state.current))
+    if world is None:
+        return
+    names = geometry(world.layout).names()
     for where in combinations(names, 3):
         for sizes in product(SIZES, repeat=3):
             yield Colonists(tuple(zip(where, sizes)))
 
 
 def apply_colonists(state: AlheimurState, turn: Colonists) -> AlheimurState:
-    world = state.worlds[state.current]
+    world = state.world(world_name(state.current))
+    if world is None:
+        raise IllegalTurnError(f"starting colonists: player {state.current + 1} has no world")
     names = geometry(world.layout).names()
     where = [t for t, _ in turn.placed]
     if len(turn.placed) != 3:
