@@ -26,7 +26,9 @@ def samples():
         texts, _, states = rich_game(4, f"c{n}" * 32, random.Random(n), limit=300)
         pairs += [(s, t) for s, t in zip(states, texts) if s.phase == "play" and any(c in t for c in ">^!;")]
     assert sum(len(s.all_ships()) for s, _ in pairs) > len(pairs), "positions with ships"
-    return pairs[:: max(1, len(pairs) // 40)]
+    texts, _, states = rich_game(3, "d0" * 32, random.Random(5), limit=20)
+    setup = [(s, t) for s, t in zip(states, texts) if s.phase in ("build", "colonists")]
+    return pairs[:: max(1, len(pairs) // 40)] + setup
 
 
 def mutate(data, text: str) -> str:
@@ -69,3 +71,20 @@ def test_the_position_parser_never_crashes_on_rich_positions(data):
         return
     again = NOTATION.format_position(parsed)
     assert NOTATION.parse_position(again) == parsed and NOTATION.format_position(NOTATION.parse_position(again)) == again
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_turns_on_any_position_the_parser_accepts_give_a_value_or_a_turn_error(data):
+    state, text = data.draw(st.sampled_from(samples()))
+    try:
+        parsed = NOTATION.parse_position(mutate(data, NOTATION.format_position(state)))
+    except PositionError:
+        return
+    try:
+        NOTATION.parse_turn(parsed, mutate(data, text) if data.draw(st.booleans()) else text)
+    except TurnError:
+        pass
+    NOTATION.text_diagram(parsed)
+    NOTATION.diagram(parsed)
+    GAME.legal_turns(parsed)
