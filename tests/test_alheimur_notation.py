@@ -130,7 +130,8 @@ def test_records_of_games_with_battles_replay_and_hide_nothing_they_should_show(
 def test_the_turn_report_shows_survival_checks_moves_and_every_die():
     s = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F3 2T2"))
     turn = NOTATION.parse_turn(s, "1d4+1 1c4-d3")
-    report = NOTATION.turn_report(s, turn, [("6", "1"), ("6", "2", "3"), ("4", "3", "1"), ("1", "2"),
+    from notation.alheimur import KIND
+    report = KIND.extra["turn_report"](s, turn, [("6", "1"), ("6", "2", "3"), ("4", "3", "1"), ("1", "2"),
                                             ("5", "5", "6"), ("6",)])
     lines = report.splitlines()
     assert lines[0] == "World 1: expand d4 with a 1"
