@@ -23,7 +23,7 @@ _GAMES: dict[str, str] = {
 # games whose rules and records are complete but which the server does not
 # offer yet: records and the pure layers find them through ``get_any``;
 # ``names`` and ``get``, which the server uses, do not list them
-_NOT_OFFERED: dict[str, str] = {}
+_NOT_OFFERED: dict[str, str] = {"alheimur": "notation.alheimur:KIND"}
 
 _loaded: dict[str, GameKind] = {}
 

@@ -1,0 +1,238 @@
+"""Alheimur rules: the game object (setup, the turn cycle, chance, the end,
+the result), as ruled in ``docs/games/alheimur.md``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterator, Mapping, Sequence
+
+from engine.alheimur import battle, setup
+from engine.alheimur.movement import move
+from engine.alheimur.pieces import (
+    LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn,
+)
+from engine.alheimur.scoring import score
+from engine.alheimur.survival import expand, last_round_owed, survive
+from engine.base import ChanceEvent, Game, Result, standings
+from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
+
+#: what the server hides while the game is on: unturned cards, orbit cards
+HIDDEN = "?"
+
+
+class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
+    """Alheimur (Glenn Overby, version 1.1): worlds of Aquarius cards, 2 to 8."""
+
+    name = "alheimur"
+    title = "Alheimur"
+    min_players = 2
+    max_players = 8
+    uses_chance = True
+
+    # -- setup ---------------------------------------------------------
+    def initial_state(self, players: int, options: Mapping[str, Any] | None = None) -> AlheimurState:
+        raise OptionError("Alheimur deals its cards from a seed: use seeded_state(players, options, seed)")
+
+    def seeded_state(self, players: int, options: Mapping[str, Any] | None, seed: str) -> AlheimurState:
+        """The position waiting for the deal; the deal and every lot are
+        chance events, decided from the seed by whoever settles them."""
+        self.check_players(players)
+        self.normalize_options(options)
+        return setup.start(players)
+
+    # -- play ------------------------------------------------------------
+    def players(self, state: AlheimurState) -> int:
+        return state.players
+
+    def to_move(self, state: AlheimurState) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.phase == "build":
+            return state.builder if state.builder < state.players else 0
+        return state.current
+
+    def chance(self, state: AlheimurState) -> ChanceEvent | None:
+        if state.phase == "battle":
+            return battle.chance_event(state)
+        return setup.chance_event(state)
+
+    def apply_chance(self, state: AlheimurState, outcome: tuple[str, ...]) -> AlheimurState:
+        return self.apply_chance_logged(state, outcome, [])
+
+    def apply_chance_logged(self, state: AlheimurState, outcome: tuple[str, ...], log: list[str]) -> AlheimurState:
+        event = self.chance(state)
+        if event is None:
+            raise IllegalTurnError("Alheimur waits for no chance event here")
+        if not event.allows(outcome):
+            raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
+        if state.phase != "battle":
+            if event.purpose == "lot":
+                log.append(f"Lot: {outcome[0]}")
+            if event.purpose == "first":
+                log.append(f"Lot: player {outcome[0]} plays first")
+            return setup.apply_outcome(state, outcome)
+        state = battle.apply_roll(state, outcome, log)
+        state = battle.advance(state, log)
+        return self._after_battles(state)
+
+    def waiting_for_builder(self, state: AlheimurState) -> bool:
+        return state.phase == "build" and not state.lots
+
+    def iter_turns(self, state: AlheimurState) -> Iterator[AlheimurTurn]:
+        """Setup turns, every one; in play, the turns with at most one
+        expansion action and no moves (play turns are too many to list:
+        every combination of actions and moves)."""
+        if self.chance(state) is not None or state.phase == "over":
+            return
+        if state.phase == "build":
+            yield from setup.place_turns(state)
+        elif state.phase == "colonists":
+            yield from setup.colonist_turns(state)
+        elif state.phase == "play":
+            yield from simple_turns(state)
+
+    def legal_turns(self, state: AlheimurState) -> list[AlheimurTurn]:
+        return list(self.iter_turns(state))
+
+    def apply(self, state: AlheimurState, turn: AlheimurTurn) -> AlheimurState:
+        return self.apply_logged(state, turn, [])
+
+    def apply_logged(self, state: AlheimurState, turn: AlheimurTurn, log: list[str]) -> AlheimurState:
+        """``apply``, writing what happened (every survival check, move and
+        shot) into ``log``."""
+        if state.phase == "over":
+            raise GameOverError("the game is over; no more turns")
+        if self.chance(state) is not None:
+            raise IllegalTurnError("the game waits for chance (the server settles it)")
+        if state.phase == "build":
+            if not isinstance(turn, Place):
+                raise IllegalTurnError(f"world building: lay the card {state.card} next to the world "
+                                       "(a place such as 'e' or 'sw~')")
+            return setup.apply_place(state, turn)
+        if state.phase == "colonists":
+            if not isinstance(turn, Colonists):
+                raise IllegalTurnError("setup: place your three starting colonists")
+            return setup.apply_colonists(state, turn)
+        if not isinstance(turn, Turn):
+            raise IllegalTurnError(f"not an Alheimur turn in play: {shown(turn)}")
+        return self._play(state, turn, log)
+
+    def _play(self, state: AlheimurState, turn: Turn, log: list[str]) -> AlheimurState:
+        state = expand(state, turn.expansion, log)
+        state = survive(state, log)
+        if state.last_round is None and len(state.in_play(state.current)) >= LAST_ROUND_AT:
+            owed = last_round_owed(state)
+            log.append(f"Player {state.current + 1} has {len(state.in_play(state.current))} pyramids in play: "
+                       "the last round begins")
+            state = replace(state, last_round=(state.current,) + owed)
+        state = move(state, turn.moves, log)
+        orders = state.orders
+        if turn.standing is not None:
+            orders = tuple(turn.standing if p == state.current else o for p, o in enumerate(orders))
+        state = replace(state, fire=turn.fire, fire_at=turn.fire_at, orders=orders)
+        state = battle.begin(state, turn.battles)
+        if state.battle is not None:
+            log.append(f"Fleet battle at world {state.battle.world}")
+            state = battle.advance(state, log)
+        return self._after_battles(state)
+
+    def _after_battles(self, state: AlheimurState) -> AlheimurState:
+        if state.battle is not None:
+            return state
+        return end_turn(state)
+
+    def forfeit_turn(self, state: AlheimurState) -> AlheimurState:
+        """A forfeited turn in play is an empty turn (no action, no move;
+        battles still happen where the player's ships meet others)."""
+        if state.phase != "play":
+            raise NotImplementedError("a setup choice cannot be skipped")
+        return self.apply(state, Turn())
+
+    # -- the end ---------------------------------------------------------
+    def result(self, state: AlheimurState) -> Result | None:
+        if state.phase != "over":
+            return None
+        totals = [score(state, p).total for p in range(state.players)]
+        best = max(totals)
+        winners = tuple(p for p, t in enumerate(totals) if t == best)
+        reason = "; ".join(f"player {p + 1} {score(state, p).text()}" for p in range(state.players))
+        return Result(winners, reason)
+
+    def ranking(self, state: AlheimurState) -> list[tuple[int, ...]]:
+        if state.phase != "over":
+            return []
+        return standings([score(state, p).total for p in range(state.players)])
+
+    def view(self, state: AlheimurState, player: int | None) -> AlheimurState:
+        """Everyone sees the worlds and the card being laid; nobody sees the
+        unturned cards of the piles, the extra piles or the orbit cards until
+        the game is over."""
+        if state.phase == "over":
+            return state
+        piles = tuple(tuple(HIDDEN for _ in pile) for pile in state.piles)
+        worlds = tuple(replace(w, orbit_card=HIDDEN) for w in state.worlds)
+        return replace(state, piles=piles, worlds=worlds)
+
+
+def end_turn(state: AlheimurState) -> AlheimurState:
+    """The next player's turn, skipping players who are out; the end after
+    the last round, or when at most one player is left."""
+    n = state.players
+    state = replace(state, fire=None, fire_at=(), turns=state.turns + 1, phase="play")
+    owed = state.last_round
+    if owed is not None and owed and owed[0] == state.current:
+        owed = owed[1:]
+    left = [p for p in range(n) if not state.is_out(p)]
+    if len(left) <= 1 or not can_grow(state):
+        return replace(state, phase="over", last_round=owed)
+    if owed is not None:
+        owed = tuple(p for p in owed if not state.is_out(p))
+        if not owed:
+            return replace(state, phase="over", last_round=owed)
+        return replace(state, last_round=owed, current=owed[0])
+    for k in range(1, n + 1):
+        p = (state.current + k) % n
+        if not state.is_out(p):
+            return replace(state, current=p)
+    return replace(state, phase="over")
+
+
+def can_grow(state: AlheimurState) -> bool:
+    """Someone can still put a pyramid on a world: a pyramid stands on some
+    world (expansion, launches and returns start there) or a marine is
+    aboard a transport (it can land).  When nobody can, nobody can ever
+    reach the last round: the game ends."""
+    return any(w.pieces for w in state.worlds) or any(s.marine for s in state.all_ships())
+
+
+def simple_turns(state: AlheimurState) -> Iterator[Turn]:
+    """The empty turn, then each turn of one expansion action."""
+    from engine.alheimur.pieces import SIZES, Civilize, Expand
+    from engine.alheimur.worlds import geometry
+    yield Turn()
+    stash = state.stash(state.current)
+    for world in state.worlds:
+        if not world.has(state.current):
+            continue
+        occupied = dict(world.pieces)
+        for t in geometry(world.layout).names():
+            here = occupied.get(t)
+            if here is None:
+                for size in SIZES:
+                    if stash[size]:
+                        yield Turn(expansion=(Expand(world.name, t, size),))
+            elif here.owner == state.current:
+                for size in SIZES:
+                    if abs(size - here.size) == 1 and stash[size]:
+                        yield Turn(expansion=(Civilize(world.name, t, size),))
+
+
+def play_out(game: AlheimurGame, state: AlheimurState, turn: AlheimurTurn,
+             outcomes: Sequence[tuple[str, ...]]) -> tuple[AlheimurState, list[str]]:
+    """A turn and the chance outcomes that follow it, with the log of what
+    happened: the turn report."""
+    log: list[str] = []
+    state = game.apply_logged(state, turn, log)
+    for outcome in outcomes:
+        state = game.apply_chance_logged(state, tuple(outcome), log)
+    return state, log

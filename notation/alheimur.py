@@ -1,0 +1,195 @@
+"""Alheimur notation: turns (``notation.alheimur_turns``), positions
+(``notation.alheimur_position``), diagrams and the plain-text picture of
+every world, as ``docs/games/alheimur.md`` describes."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engine.alheimur import AlheimurGame, AlheimurState
+from engine.alheimur.deck import ELEMENT_COLOURS, ELEMENTS
+from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
+from engine.alheimur.rules import play_out
+from engine.alheimur.scoring import score
+from engine.alheimur.worlds import geometry
+from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
+from notation import alheimur_position as positions
+from notation import alheimur_turns as turns
+from notation.base import Diagram, GameKind, Notation, Piece, Stack, Tile, Zone, player_colour
+from notation.quote import quote
+
+
+class AlheimurNotation(Notation[AlheimurState, Any]):
+    game = AlheimurGame()
+    turn_examples = ("1b3+2 1c4-d4 1b3^F; battles 2; fire", "e~", "1a4+1 1b4+1 1a3+1", "pass")
+
+    # -- turns -----------------------------------------------------------
+    def parse_turn(self, state: AlheimurState, text: str) -> Any:
+        if not isinstance(text, str):
+            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+        if self.game.is_over(state):
+            raise GameOverError("the game is over; no turn can be played")
+        try:
+            if state.phase == "build":
+                turn = turns.read_place(text)
+            elif state.phase == "colonists":
+                turn = turns.read_colonists(state, text)
+            elif state.phase == "play":
+                turn = turns.read_play(state, text)
+            else:
+                raise IllegalTurnError("the game waits for chance (the server settles it)")
+            self.game.apply(state, turn)
+        except TurnError as error:
+            if isinstance(error, MalformedTurnError):
+                raise
+            raise type(error)(f"{quote(text.strip())}: {error}") from None
+        return turn
+
+    def format_turn(self, state: AlheimurState, turn: Any) -> str:
+        if isinstance(turn, Place):
+            return turns.place_turn_text(turn)
+        if isinstance(turn, Colonists):
+            return turns.colonists_text(state, turn)
+        if isinstance(turn, Turn):
+            return turns.play_text(turn)
+        raise TypeError(f"not an Alheimur turn: {turn!r}")
+
+    # -- positions -------------------------------------------------------
+    def format_position(self, state: AlheimurState) -> str:
+        return positions.format_position(state)
+
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> AlheimurState:
+        self.game.normalize_options(options)
+        return positions.parse_position(text, options)
+
+    # -- diagrams --------------------------------------------------------
+    def diagram(self, state: AlheimurState) -> Diagram:
+        """Each world as 4 x 4 tiles in element colours, its territories'
+        names and pyramids; each orbit and space as ships (a transport's
+        marine on top of it); the caption says whose turn it is."""
+        zones: list[Zone] = []
+        for world in state.worlds:
+            zones.append(Zone(world_title(state, world), "tiles", world_tiles(world)))
+            zones.append(Zone(f"Orbit {world.name}", "stacks", ship_stacks(world.ships), beside=True))
+        if state.phase in ("play", "over"):
+            zones.append(Zone("Space", "stacks", ship_stacks(state.space)))
+        legend = ("Tiles: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
+                  + "; pyramids: player number and pips, i for an invader; ships: F fighter, T transport, "
+                  "+ a marine",)
+        return Diagram(0, 0, {}, tuple(caption(state)), legend, players=state.players, zones=tuple(zones))
+
+    def text_diagram(self, state: AlheimurState) -> str:
+        lines: list[str] = []
+        for world in state.worlds:
+            lines.append(world_title(state, world) + f"; orbit: {ships_text(world.ships)}")
+            lines.extend(world_text(world))
+            lines.append("")
+        if state.phase in ("play", "over"):
+            lines.append(f"Space: {ships_text(state.space)}")
+        if state.phase == "build" and state.building:
+            lines.append("Being built: " + " ".join(f"{c}@{turns.place_text(x, y, False) if (x, y) != (0, 0) else 'first'}"
+                                                    for x, y, c in state.building))
+        lines.extend(caption(state))
+        lines.append("Elements: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
+                     + "; pyramids: player and pips (12 = player 1's 2), i invader")
+        return "\n".join(lines)
+
+    def player_label(self, player: int) -> str:
+        return str(player + 1)
+
+    def turn_report(self, state: AlheimurState, turn: Any, outcomes: Sequence[Sequence[str]]) -> str:
+        """What happened in ``turn`` played from ``state`` with the chance
+        outcomes that followed it (as the record holds them): every
+        expansion, survival check, move, lot, battle step and die, one line
+        each, short enough for a phone.  For the mail and the page."""
+        _, log = play_out(self.game, state, turn, [tuple(o) for o in outcomes])
+        return "\n".join(line.strip() for line in log) or "Nothing happened."
+
+
+def world_title(state: AlheimurState, world: World) -> str:
+    if world.owner is None:
+        return "World N (neutral)"
+    return f"World {world.name} ({player_colour(world.owner).name})"
+
+
+def caption(state: AlheimurState) -> list[str]:
+    if state.phase == "over":
+        return [f"Player {p + 1}: {score(state, p).text()}" for p in range(state.players)]
+    lines = []
+    if state.phase == "build":
+        lines.append(f"Player {state.builder + 1} lays {state.card}")
+    elif state.phase == "colonists":
+        lines.append(f"Player {state.current + 1} places three colonists")
+    else:
+        lines.append(f"Player {state.current + 1} to play, turn {state.turns + 1}")
+    if state.last_round is not None:
+        lines.append("Last round: still to play " + " ".join(str(p + 1) for p in state.last_round))
+    return lines
+
+
+def _label(p) -> str:
+    return f"{p.owner + 1}{p.size}{'i' if p.invader else ''}"
+
+
+def world_tiles(world: World) -> tuple[Tile, ...]:
+    geo = geometry(world.layout)
+    pieces = dict(world.pieces)
+    tiles = []
+    for terr in geo.territories:
+        for i, (col, row) in enumerate(terr.tiles):
+            piece = None
+            if i == 0 and terr.name in pieces:
+                p = pieces[terr.name]
+                piece = Piece("pyramid", _label(p), p.owner, p.size, p.invader)
+            tiles.append(Tile((col, 3 - row), terr.name if i == 0 else terr.element,
+                              ELEMENT_COLOURS[terr.element], piece))
+    return tuple(sorted(tiles, key=lambda t: (-t.at[1], t.at[0])))
+
+
+def ship_stacks(ships: tuple[Ship, ...]) -> tuple[Stack, ...]:
+    stacks = []
+    for s in ships:
+        body = Piece("pyramid", f"{s.owner + 1}{'F' if s.fighter else 'T'}{s.size}", s.owner, s.size, s.fighter)
+        cargo = (Piece("pyramid", f"+{s.marine}", s.owner, s.marine),) if s.marine else ()
+        stacks.append(Stack(positions.format_ship(s), cargo + (body,)))
+    return tuple(stacks)
+
+
+def ships_text(ships: tuple[Ship, ...]) -> str:
+    return " ".join(positions.format_ship(s) for s in ships) or "none"
+
+
+def world_text(world: World) -> list[str]:
+    """4 x 4 cells: the element letter, the pyramid on the territory's
+    first tile; '|' and '---' mark borders between territories."""
+    geo = geometry(world.layout)
+    pieces = dict(world.pieces)
+    firsts = {t.tiles[0]: t.name for t in geo.territories}
+    element = {tile: geo.territory(name).element for tile, name in geo.at_tile.items()}
+    lines = ["   a    b    c    d"]
+    for row in range(4):
+        cells = []
+        for col in range(4):
+            here = geo.at_tile[(col, row)]
+            code = _label(pieces[here]) if (col, row) in firsts and here in pieces else ""
+            cells.append(f"{element[(col, row)]}{code:<3}")
+            if col < 3:
+                cells.append("|" if geo.at_tile[(col + 1, row)] != here else " ")
+        lines.append((f"{4 - row}  " + "".join(cells)).rstrip())
+        if row < 3:
+            border = "".join(("----" if geo.at_tile[(col, row + 1)] != geo.at_tile[(col, row)] else "    ")
+                             + (" " if col < 3 else "") for col in range(4))
+            lines.append(("   " + border).rstrip())
+    return lines
+
+
+NOTATION = AlheimurNotation()
+KIND = GameKind(
+    "alheimur",
+    NOTATION.game,
+    NOTATION,
+    "Alheimur: worlds of Aquarius cards, colonists, fleets and dice, for 2 to 8 players.",
+    # for the server, once it shows a game's own turn report: (state before,
+    # turn, chance outcomes after it) -> text
+    extra={"turn_report": NOTATION.turn_report},
+)

@@ -1,0 +1,241 @@
+"""Alheimur position strings: the whole state as space-separated fields.
+
+``players phase mover turns deals piles pile-of extra builder building
+card last-round orders space world...``
+
+- ``piles``: the eight piles' cards not yet turned over, ``.`` between
+  cards, ``/`` between piles, ``-`` for an empty pile; ``?`` for a hidden card.
+- ``pile-of``: the pile (1-8) of each builder, players then the neutral
+  world; ``extra``: extra piles not yet taken (``-``: none).
+- ``builder``: whose world is being built (1-8, ``N``); ``building``: its
+  laid cards ``CARD@x,y`` joined by ``.`` (``-``: none); ``card``: the card
+  turned over (``-``).
+- ``last-round``: ``-`` before the last round, else the players still owed
+  a turn, joined by ``.`` (``end`` when none).
+- ``orders``: each player's standing fire order, ``/`` between players:
+  ``h`` (hold) or ``f``, the players shot first, ``t`` for transports first
+  (``f32t``).
+- ``space``: ships ``1F2`` (player, F or T, size, ``+marine``) joined by
+  ``.`` (``-``: none).
+- each world: ``name:layout:orbit:pyramids:ships``, the layout four cards
+  joined by ``.``, the orbit card or ``?``, pyramids ``a4=12`` (territory,
+  player, size, ``i`` for an invader) and ships joined by ``,`` (``-``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Mapping
+
+from engine.alheimur.deck import DECK, turned
+from engine.alheimur.pieces import (
+    PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World,
+)
+from engine.alheimur.worlds import COMPASS, geometry
+from engine.errors import PositionError
+from notation.quote import quote
+
+PHASES = ("deal", "build", "colonists", "play", "over")
+_CARDS = set(DECK)
+_NUM = re.compile(r"^(0|[1-9][0-9]{0,5})$")
+_SHIP = re.compile(r"^([1-8])([FT])([1-3])(?:\+([1-3]))?$")
+_PIECE = re.compile(r"^([a-d][1-4])=([1-8])([1-3])(i?)$")
+_ORDER = re.compile(r"^(h|f([1-8]*)(t?))$")
+EXAMPLE = ("2 play 1 0 1 -/-/-/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?/?.?.?.?.? 1.2.3 4.5.6.7.8 1 - - - f/f - "
+           "1:AAEE.AEAE.FFFF.WWTT:?:a4=11:- ...")
+
+
+def _bad(why: str) -> PositionError:
+    return PositionError(f"{why}; an Alheimur position reads like {EXAMPLE!r}")
+
+
+def format_ship(ship: Ship) -> str:
+    return f"{ship.owner + 1}{'F' if ship.fighter else 'T'}{ship.size}" + (f"+{ship.marine}" if ship.marine else "")
+
+
+def format_order(order: FireOrder) -> str:
+    if order.hold:
+        return "h"
+    return "f" + "".join(str(p + 1) for p in order.players) + ("t" if order.transports else "")
+
+
+def format_world(world: World) -> str:
+    pieces = ",".join(f"{t}={p.owner + 1}{p.size}{'i' if p.invader else ''}" for t, p in world.pieces) or "-"
+    ships = ",".join(format_ship(s) for s in world.ships) or "-"
+    return f"{world.name}:{'.'.join(world.layout)}:{world.orbit_card}:{pieces}:{ships}"
+
+
+def format_position(state: AlheimurState) -> str:
+    piles = "/".join(".".join(p) or "-" for p in state.piles) if state.piles else "-"
+    pile_of = ".".join(str(p + 1) for p in state.pile_of) or "-"
+    extra = ".".join(str(p + 1) for p in state.extra) or "-"
+    builder = "N" if state.builder == state.players else str(state.builder + 1)
+    building = ".".join(f"{c}@{x},{y}" for x, y, c in state.building) or "-"
+    if state.last_round is None:
+        last = "-"
+    else:
+        last = ".".join(str(p + 1) for p in state.last_round) or "end"
+    orders = "/".join(format_order(o) for o in state.orders)
+    space = ".".join(format_ship(s) for s in state.space) or "-"
+    fields = [str(state.players), state.phase, str(state.current + 1), str(state.turns), str(state.deals),
+              piles, pile_of, extra, builder, building, state.card or "-", last, orders, space]
+    fields += [format_world(w) for w in state.worlds]
+    return " ".join(fields)
+
+
+def _num(text: str, what: str, low: int, high: int) -> int:
+    if not _NUM.fullmatch(text) or not low <= int(text) <= high:
+        raise _bad(f"{what} is a whole number from {low} to {high}, not {quote(text)}")
+    return int(text)
+
+
+def _card(text: str, hidden_ok: bool, what: str) -> str:
+    if text == "?" and hidden_ok:
+        return text
+    if text not in _CARDS and turned(text) not in _CARDS:
+        raise _bad(f"{what}: {quote(text)} is no Element card (four letters of A E F W T, such as AAEE)")
+    return text
+
+
+def _list(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    values = tuple(_num(v, what, low, high) - 1 for v in text.split("."))
+    if len(set(values)) != len(values):
+        raise _bad(f"{what}: a number is given twice in {quote(text)}")
+    return values
+
+
+def _ship(text: str, players: int) -> Ship:
+    m = _SHIP.fullmatch(text)
+    if not m or int(m[1]) > players:
+        raise _bad(f"a ship is a player (1-{players}), F or T, a size and any marine (1T3+1), not {quote(text)}")
+    ship = Ship(int(m[1]) - 1, int(m[3]), m[2] == "F", int(m[4] or 0))
+    if ship.fighter and ship.marine or ship.marine > ship.size:
+        raise _bad(f"{quote(text)}: only transports carry marines, no larger than themselves")
+    return ship
+
+
+def _ships(text: str, players: int, sep: str) -> tuple[Ship, ...]:
+    return () if text == "-" else tuple(sorted(_ship(s, players) for s in text.split(sep)))
+
+
+def _order(text: str, players: int) -> FireOrder:
+    m = _ORDER.fullmatch(text)
+    if not m:
+        raise _bad(f"a fire order is h, or f with players shot first and t for transports first (f32t); "
+                   f"not {quote(text)}")
+    if text == "h":
+        return FireOrder(hold=True)
+    who = [int(c) - 1 for c in m[2]]
+    if len(set(who)) != len(who) or any(p >= players for p in who):
+        raise _bad(f"fire order {quote(text)} names a player twice or a player not in the game")
+    return FireOrder(False, tuple(who), bool(m[3]))
+
+
+def _world(text: str, players: int) -> World:
+    parts = text.split(":")
+    if len(parts) != 5:
+        raise _bad(f"a world is name:layout:orbit:pyramids:ships, not {quote(text)}")
+    name, layout_text, orbit, pieces_text, ships_text = parts
+    owner = None if name == "N" else _num(name, "a world's name (1-8 or N)", 1, players) - 1
+    cards = layout_text.split(".")
+    if len(cards) != 4:
+        raise _bad(f"a world's layout is four cards joined by '.', not {quote(layout_text)}")
+    layout = tuple(_card(c, False, f"world {name}") for c in cards)
+    orbit = _card(orbit, True, f"world {name}'s orbit")
+    names = geometry(layout).names()
+    pieces: dict[str, Pyramid] = {}
+    if pieces_text != "-":
+        for item in pieces_text.split(","):
+            m = _PIECE.fullmatch(item)
+            if not m or int(m[2]) > players:
+                raise _bad(f"a pyramid is a territory, a player (1-{players}) and a size, i for an invader "
+                           f"(b3=12i); not {quote(item)}")
+            if m[1] not in names or m[1] in pieces:
+                raise _bad(f"world {name} has no territory {m[1]} (its territories: {' '.join(names)}) "
+                           "or it is given twice")
+            pieces[m[1]] = Pyramid(int(m[2]) - 1, int(m[3]), bool(m[4]))
+    return World(name, owner, layout, orbit, tuple(sorted(pieces.items())), _ships(ships_text, players, ","))
+
+
+def parse_position(text: str, options: Mapping[str, Any] | None = None) -> AlheimurState:
+    if not isinstance(text, str):
+        raise PositionError("a position is text")
+    fields = text.split()
+    if len(fields) < 14:
+        raise _bad(f"{quote(text)} has {len(fields)} fields; a position has 14 and then one per world")
+    (players_t, phase, mover_t, turns_t, deals_t, piles_t, pile_of_t, extra_t, builder_t, building_t,
+     card_t, last_t, orders_t, space_t) = fields[:14]
+    players = _num(players_t, "the number of players", 2, 8)
+    if phase not in PHASES:
+        raise _bad(f"the phase is one of {', '.join(PHASES)}, not {quote(phase)}")
+    current = _num(mover_t, "the player to move", 1, players) - 1
+    turns = _num(turns_t, "the turns played", 0, 999999)
+    deals = _num(deals_t, "the deals", 0, 999)
+    piles: tuple[tuple[str, ...], ...] = ()
+    if piles_t != "-":
+        raw = piles_t.split("/")
+        if len(raw) != 8:
+            raise _bad(f"there are eight piles, separated by '/'; {quote(piles_t)} has {len(raw)}")
+        piles = tuple(() if p == "-" else tuple(_card(c, True, "a pile") for c in p.split(".")) for p in raw)
+        if any(len(p) > 5 for p in piles):
+            raise _bad("a pile has at most five cards")
+    pile_of = _list(pile_of_t, 1, 8, "pile-of")
+    extra = _list(extra_t, 1, 8, "extra piles")
+    if builder_t == "N":
+        builder = players
+    else:
+        builder = _num(builder_t, "the builder", 1, players) - 1
+    building: list[tuple[int, int, str]] = []
+    if building_t != "-":
+        for item in building_t.split("."):
+            m = re.fullmatch(r"([AEFWT]{4})@(-?1|0),(-?1|0)", item)
+            if not m:
+                raise _bad(f"a laid card is CARD@x,y with x and y from -1 to 1, such as AAEE@1,0; not {quote(item)}")
+            building.append((int(m[2]), int(m[3]), _card(m[1], False, "a laid card")))
+        spots = [(x, y) for x, y, _ in building]
+        if len(building) > 3 or len(set(spots)) != len(spots) or spots[0] != (0, 0) \
+                or any(s not in COMPASS.values() for s in spots[1:]):
+            raise _bad("a world being built has one to three cards, the first at 0,0, the others around it")
+    card = "" if card_t == "-" else _card(card_t, False, "the turned-over card")
+    if last_t == "-":
+        last = None
+    elif last_t == "end":
+        last = ()
+    else:
+        last = _list(last_t, 1, players, "the last round")
+    orders_raw = orders_t.split("/")
+    if len(orders_raw) != players:
+        raise _bad(f"one fire order per player ({players}), separated by '/'; not {quote(orders_t)}")
+    orders = tuple(_order(o, players) for o in orders_raw)
+    space = _ships(space_t, players, ".")
+    worlds = [_world(w, players) for w in fields[14:]]
+    names = [w.name for w in worlds]
+    if len(set(names)) != len(names):
+        raise _bad("each world is given once")
+    if "N" in names and players == 8:
+        raise _bad("eight players leave no neutral world")
+    worlds.sort(key=lambda w: (w.owner is None, w.owner or 0))
+    if phase == "build":
+        builders = players + (1 if players < 8 else 0)
+        if len(piles) != 8 or len(pile_of) != builders or builder >= builders or not building or not card:
+            raise _bad("a world being built needs the eight piles, a pile for each builder, its first "
+                       "card laid and a card turned over")
+        if len(piles[pile_of[builder]]) != 4 - len(building):
+            raise _bad(f"the builder's pile must still hold {4 - len(building)} cards (the rest of the world "
+                       "and its orbit card)")
+    state = AlheimurState(players=players, phase=phase, piles=piles, pile_of=pile_of, extra=extra,
+                          worlds=tuple(worlds), building=tuple(building), card=card, builder=builder,
+                          current=current, space=space, orders=orders, last_round=last, deals=deals,
+                          turns=turns)
+    for p in range(players):
+        used = Counter(state.in_play(p))
+        for size, count in used.items():
+            if count > PER_SIZE:
+                raise _bad(f"player {p + 1} has {count} pyramids of {size} pips in play; a stash has {PER_SIZE}")
+    return state
+
+
+__all__ = ["format_position", "parse_position", "format_ship", "format_world"]
