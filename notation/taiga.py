@@ -42,7 +42,7 @@ from engine.taiga.tiles import (
 )
 from notation.base import Card, Diagram, GameKind, Notation, Tile, Zone, player_colour
 from notation.quote import quote
-from notation.taiga_pictures import EMPTY_GLYPH, tile_glyph, tile_shapes
+from notation.taiga_pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
 
 _HELP = ("a Taiga turn lays a tile: its code, 'at x,y', 'turn 90' (0, 90, 180, 270 clockwise), then "
          "optionally ', surveyor n' (or keeper, or 'truck x,y e'), then ', pay n' or ', lumberjack n' for a "
@@ -237,7 +237,8 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             pieces = sorted(on_tile.get((x, y), ()))
             logged = [s for s in tile.forest_spots if (x, y, s) in logged_keys]
             token = bool(tile.feature) and not logged
-            tiles.append(Tile((x, y), f"{x},{y}", None, None, tile_shapes(tile, pieces, logged, token),
+            tiles.append(Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None,
+                              tile_shapes(tile, pieces, logged, token),
                               tile_glyph(tile, pieces, logged, token)))
         for x, y in maps.frontier(board.tiles):
             tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH))
@@ -294,7 +295,7 @@ LEGEND = ("Tiles: dark green softwood, light green hardwood, brown roads, a hut 
 def _loose(code: str, index: int) -> Tile:
     """A tile off the map (drawn, discarded), as printed."""
     tile = turned(code, 0)
-    return Tile((index, 0), code, None, None, tile_shapes(tile), tile_glyph(tile))
+    return Tile((index, 0), code, corner_colour(tile), None, tile_shapes(tile), tile_glyph(tile))
 
 
 def replace_choices(game: TaigaGame, state: TaigaState, place: Place,

@@ -77,9 +77,11 @@ def tile_shapes(tile: Turned, pieces: Iterable[tuple[str, str, int]] = (), logge
     if tile.feature == "camp":
         shapes.append(TileShape("polygon", ((0.3, 0.42), (0.5, 0.27), (0.7, 0.42), (0.7, 0.64), (0.3, 0.64)),
                                 CAMP, OUTLINE))
-    elif tile.feature and token:
-        shapes.append(TileShape("circle", (0.5, 0.5, 0.17), SPECIES_COLOURS[tile.feature], OUTLINE))
-        shapes.append(TileShape("text", (0.5, 0.5, tile.feature[0].upper()), OUTLINE))
+    elif tile.feature and token:  # a diamond, so it is never taken for a meeple
+        cx, cy, r = 0.62, 0.62, 0.2
+        shapes.append(TileShape("polygon", ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)),
+                                SPECIES_COLOURS[tile.feature], OUTLINE))
+        shapes.append(TileShape("text", (cx, cy, tile.feature[0].upper()), OUTLINE))
     if tile.value:
         shapes.append(TileShape("text", (0.82, 0.86, f"${tile.value}"), "#ffffff"))
     for spot, role, player in pieces:
@@ -90,7 +92,9 @@ def tile_shapes(tile: Turned, pieces: Iterable[tuple[str, str, int]] = (), logge
 def piece_shapes(spot: str, role: str, player: int, tile: Turned | None = None) -> list[TileShape]:
     """A meeple (a disc) or a truck (a box) of ``player`` on ``spot``."""
     cx, cy = SPOT_PLACE[spot]
-    if tile is not None and spot in tile.forest_spots and len(tile.area(spot)) > 1:
+    if tile is not None and spot in tile.forest_spots and len(tile.area(spot)) == 4:
+        cx, cy = 0.3, 0.3  # a full forest: clear of its species symbol
+    elif tile is not None and spot in tile.forest_spots and len(tile.area(spot)) > 1:
         cx, cy = (cx + 0.5) / 2, (cy + 0.5) / 2  # a larger forest: nearer the middle
     colour = player_colour(player).css
     ink = "#ffffff" if player_colour(player).name not in ("gold", "sky") else OUTLINE
@@ -100,6 +104,17 @@ def piece_shapes(spot: str, role: str, player: int, tile: Turned | None = None) 
         return [TileShape("polygon", box, colour, OUTLINE), TileShape("text", (cx, cy, "T"), ink)]
     return [TileShape("circle", (cx, cy, 0.12), colour, OUTLINE),
             TileShape("text", (cx, cy, ROLE_LETTERS[role]), ink)]
+
+
+def corner_colour(tile: Turned, logged: Iterable[str] = ()) -> str:
+    """The colour of the tile's top-left corner (where the map writes the
+    tile's coordinates)."""
+    cleared = set(logged)
+    for area in tile.forests:
+        if 0 in area or 3 in area:
+            spot = DIRECTIONS[min(area)]
+            return CLEARED if spot in cleared else SOFTWOOD if tile.kind_of(spot) == "softwood" else HARDWOOD
+    return GRASS
 
 
 def _edge_char(tile: Turned, d: int) -> str:
