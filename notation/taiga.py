@@ -154,6 +154,15 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             raise _malformed(text, f"{quote(rest[at:].strip(' ,'))} is not part of a turn")
         turn = self._turn_for(state, code, x, y, turn_deg)
         tile = turned(code, turn)
+        target = maps.analyse(state.placed).tiles.get((truck[0], truck[1])) if truck else None
+        if truck is not None and target is None and (truck[0], truck[1]) == (x, y):
+            target = tile
+        # a part is named by any of its sides: "surveyor w" on a forest of sides s and w is that forest
+        if meeple and meeple != CAMP_SPOT:
+            meeple = tile.spot_of(DIRECTIONS.index(meeple)) or meeple
+        if truck is not None and truck[2] and target is not None:
+            truck = (truck[0], truck[1], target.spot_of(DIRECTIONS.index(truck[2])) or truck[2])
+        choices = [(tile.spot_of(DIRECTIONS.index(c)) or c if c else c, what) for c, what in choices]
         if meeple == "":
             spots = tile.forest_spots
             if len(spots) != 1:
@@ -162,8 +171,7 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
                     else f"{code} has no forest for a surveyor")
             meeple = spots[0]
         if truck is not None and truck[2] is None:
-            other = maps.analyse(state.placed).tiles.get((truck[0], truck[1]))
-            roads = other.road_spots if other else tile.road_spots if (truck[0], truck[1]) == (x, y) else ()
+            roads = target.road_spots if target else ()
             if len(roads) != 1:
                 raise IllegalTurnError(f"say which road of the tile at {truck[0]},{truck[1]} the truck goes on"
                                        + (f": {', '.join(roads)}" if roads else "; it has none"))
@@ -329,7 +337,7 @@ _PILE_ITEM = re.compile(r"^([A-Z]{1,2}[0-9]?|\?)\*([0-9]{1,3})$")
 _MONEY = re.compile(r"^[0-9]{1,5}$")
 _MOVER = re.compile(r"^[1-5]$")
 _ROLE = {r[0]: r for r in ROLES}
-EXAMPLE = "ST@0,0/S1@0,1r2 1s@0,1n - 10/10 -/- - ?*69 ? 1 -"
+EXAMPLE = "ST@0,0/S4@0,1r2 1s@0,1s - 10/10 -/- - ?*69 ? 2 -"
 
 
 def _write_pile(pile: tuple[str, ...]) -> str:
