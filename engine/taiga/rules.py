@@ -123,11 +123,11 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         codes += [c for c in dict.fromkeys(state.discards) if c not in codes]
         for code in codes:
             for x, y, turn in maps.placements(state.placed, code):
-                yield from self._placements(state, Place(code, x, y, turn))
+                yield from self.turns_at(state, Place(code, x, y, turn))
         if state.drawn not in (None, HIDDEN) and not maps.fits_somewhere(state.placed, state.drawn):
             yield Discard(state.drawn)
 
-    def _placements(self, state: TaigaState, bare: Place) -> Iterator[Place]:
+    def turns_at(self, state: TaigaState, bare: Place) -> Iterator[Place]:
         """Every legal turn laying ``bare``'s tile at its place: no piece, a
         surveyor or keeper, or a truck; each with the choices it needs."""
         placed = state.placed + (Placed(bare.x, bare.y, bare.code, bare.turn),)
@@ -437,7 +437,7 @@ def _to_lumberjack(pieces: list[Piece], forest: Forest, player: int) -> list[Pie
     keys = set(forest.keys)
     mine = min(p for p in pieces if p.role == "surveyor" and p.player == player and (p.x, p.y, p.spot) in keys)
     rest = [p for p in pieces if not (p.role == "surveyor" and (p.x, p.y, p.spot) in keys)]
-    return rest + [replace(mine, role="lumberjack")]
+    return rest + [mine._replace(role="lumberjack")]
 
 
 def camp_reach(state: TaigaState, board: Map, player: int) -> list[tuple[set[Key], set[Key]]]:

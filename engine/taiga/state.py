@@ -9,6 +9,7 @@ of the tile at ``x, y`` (``engine.taiga.tiles``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 MEEPLES = 7
 TRUCKS = 2
@@ -20,9 +21,8 @@ ROLES = ("surveyor", "lumberjack", "keeper", "truck")
 MEEPLE_ROLES = ("surveyor", "lumberjack", "keeper")
 
 
-@dataclass(frozen=True, order=True)
-class Placed:
-    """A tile on the map."""
+class Placed(NamedTuple):
+    """A tile on the map (a named tuple: maps are hashed often)."""
 
     x: int
     y: int
@@ -30,8 +30,7 @@ class Placed:
     turn: int
 
 
-@dataclass(frozen=True, order=True)
-class Piece:
+class Piece(NamedTuple):
     x: int
     y: int
     spot: str
@@ -39,8 +38,7 @@ class Piece:
     player: int
 
 
-@dataclass(frozen=True, order=True)
-class Pending:
+class Pending(NamedTuple):
     """A completed forest whose surveyor's owner (not the player who
     completed it) chooses: payout or lumberjack.  ``x, y, spot`` is an area
     of the forest on the tile that completed it."""

@@ -51,21 +51,15 @@ class Turned:
     roads: tuple[frozenset[int], ...]
     feature: str | None
     value: int
+    forest_spots: tuple[str, ...] = ()  # the spots of its forest areas
+    road_spots: tuple[str, ...] = ()  # the spots of its road segments
 
     def spot_of(self, direction: int) -> str:
         """The spot (area or road) that holds edge ``direction``, else ''."""
-        for part in self.forests + self.roads:
+        for part, spot in zip(self.forests + self.roads, self.forest_spots + self.road_spots):
             if direction in part:
-                return DIRECTIONS[min(part)]
+                return spot
         return ""
-
-    @property
-    def forest_spots(self) -> tuple[str, ...]:
-        return tuple(DIRECTIONS[min(a)] for a in self.forests)
-
-    @property
-    def road_spots(self) -> tuple[str, ...]:
-        return tuple(DIRECTIONS[min(r)] for r in self.roads)
 
     def area(self, spot: str) -> frozenset[int]:
         return next(a for a in self.forests if DIRECTIONS[min(a)] == spot)
@@ -160,7 +154,9 @@ def turned(code: str, turn: int) -> Turned:
         return tuple(sorted((frozenset((d + turn) % 4 for d in p) for p in parts), key=min))
 
     edges = "".join(kind.edges[(d - turn) % 4] for d in range(4))
-    return Turned(code, turn, edges, spin(kind.forests), spin(kind.roads), kind.feature, kind.value)
+    forests, roads = spin(kind.forests), spin(kind.roads)
+    return Turned(code, turn, edges, forests, roads, kind.feature, kind.value,
+                  tuple(DIRECTIONS[min(a)] for a in forests), tuple(DIRECTIONS[min(r)] for r in roads))
 
 
 def _signature(tile: Turned) -> tuple:
