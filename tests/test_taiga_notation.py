@@ -148,3 +148,17 @@ def test_the_picture_shows_the_drawn_tile_to_its_player_only():
     theirs = diagrams.render_svg(NOTATION.diagram(GAME.view(_midgame(), 1)))
     assert "drawn tile: S1" in mine and "tile S1 at 0,0" in mine
     assert "S1" not in theirs and "a face-down card" in theirs
+
+
+def test_a_map_tile_may_carry_its_own_picture_and_text_glyph():
+    """The generic part Taiga added to the diagrams: ``Tile.shapes`` and ``Tile.glyph``."""
+    from notation.base import Diagram, Tile, TileShape, Zone, render_text
+
+    shapes = (TileShape("polygon", ((0, 0), (1, 0), (0.5, 0.5)), "#123456"), TileShape("circle", (0.5, 0.5, 0.2), "#654321"))
+    diagram = Diagram(0, 0, {}, zones=(Zone("Map", "tiles", (Tile((0, 0), "a", shapes=shapes, glyph=("ab", "cd")),
+                                                             Tile((1, -1), "b", glyph=("ef", "gh")))),))
+    svg = diagrams.render_svg(diagram)
+    assert 'fill="#123456"' in svg and 'fill="#654321"' in svg and 'points="8.0,' in svg
+    assert render_text(diagram).splitlines()[1:6] == ["   0 1", "   ab", " 0 cd", "     ef", "-1   gh"]
+    with pytest.raises(ValueError, match="polygon, circle or text"):
+        TileShape("star", (), "#000000")
