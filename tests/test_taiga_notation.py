@@ -162,3 +162,17 @@ def test_a_map_tile_may_carry_its_own_picture_and_text_glyph():
     assert render_text(diagram).splitlines()[1:6] == ["   0 1", "   ab", " 0 cd", "     ef", "-1   gh"]
     with pytest.raises(ValueError, match="polygon, circle or text"):
         TileShape("star", (), "#000000")
+
+
+def test_the_first_hundred_legal_turns_show_every_place_the_drawn_tile_fits():
+    rng = random.Random(13)
+    seed = f"{13:064x}"
+    state = settle_from_seed(GAME, GAME.seeded_state(3, {}, seed), seed, 0)[0]
+    for ply in range(1, 30):  # a map of some size, every player with money for a truck
+        turn = rng.choice([t for t in GAME.legal_turns(state) if not getattr(t, "truck", None)])
+        state = settle_from_seed(GAME, GAME.apply(state, turn), seed, ply)[0]
+    assert state.drawn and state.money[state.mover] >= 5
+    texts, more = NOTATION.first_legal_texts(state, 100)
+    places = {(t.code, t.x, t.y, t.turn) for t in GAME.legal_turns(state) if isinstance(t, Place)}
+    shown = {(t.code, t.x, t.y, t.turn) for t in (NOTATION.parse_turn(state, text) for text in texts)}
+    assert more and places and shown == places

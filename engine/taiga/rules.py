@@ -121,27 +121,32 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         if state.drawn is not None and state.drawn != HIDDEN:
             codes.append(state.drawn)
         codes += [c for c in dict.fromkeys(state.discards) if c not in codes]
-        for code in codes:
-            for x, y, turn in maps.placements(state.placed, code):
-                yield from self.turns_at(state, Place(code, x, y, turn))
+        # every place with no piece or a meeple first, then the same places with a truck, so that
+        # the first hundred turns (a page's list) show every place a tile fits
+        for trucks in (False, True):
+            for code in codes:
+                for x, y, turn in maps.placements(state.placed, code):
+                    yield from self.turns_at(state, Place(code, x, y, turn), trucks)
         if state.drawn not in (None, HIDDEN) and not maps.fits_somewhere(state.placed, state.drawn):
             yield Discard(state.drawn)
 
-    def turns_at(self, state: TaigaState, bare: Place) -> Iterator[Place]:
+    def turns_at(self, state: TaigaState, bare: Place, trucks: bool | None = None) -> Iterator[Place]:
         """Every legal turn laying ``bare``'s tile at its place: no piece, a
-        surveyor or keeper, or a truck; each with the choices it needs."""
+        surveyor or keeper, or a truck; each with the choices it needs.
+        ``trucks`` True gives only those with a truck, False only those
+        without, None all."""
         placed = state.placed + (Placed(bare.x, bare.y, bare.code, bare.turn),)
         board = maps.analyse(placed)
         tile = board.tiles[(bare.x, bare.y)]
         mover = state.mover
-        options: list[Place] = [bare]
-        if state.meeples_left(mover) > 0:
+        options: list[Place] = [] if trucks else [bare]
+        if state.meeples_left(mover) > 0 and not trucks:
             for spot in tile.forest_spots:
                 if not _meeples_on(state.pieces, board.forest_at((bare.x, bare.y, spot))):
                     options.append(replace(bare, meeple=spot))
             if tile.feature == "camp":
                 options.append(replace(bare, meeple=CAMP_SPOT))
-        if state.trucks_left(mover) > 0 and state.money[mover] >= TRUCK_COST:
+        if trucks is not False and state.trucks_left(mover) > 0 and state.money[mover] >= TRUCK_COST:
             taken = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck"}
             options += [replace(bare, truck=key) for key in board.segment_keys() if key not in taken]
         for option in options:
