@@ -38,7 +38,7 @@ from engine.taiga.state import (
     HIDDEN, MEEPLES, ROLES, Choose, Discard, Pending, Piece, Place, Placed, TaigaState, TaigaTurn,
 )
 from engine.taiga.tiles import (
-    CAMP_SPOT, DIRECTIONS, KINDS, PILE, SPECIES, START, STEP, canonical_turn, total_tiles, turned, turns_of,
+    CAMP_SPOT, DIRECTIONS, KINDS, SPECIES, START, STEP, canonical_turn, total_tiles, turned, turns_of,
 )
 from notation.base import Card, Diagram, GameKind, Notation, Tile, Zone, player_colour
 from notation.quote import quote

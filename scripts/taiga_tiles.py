@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.taiga.tiles import DIRECTIONS, DIRECTION_NAMES, EDGE_KINDS, KINDS, turned  # noqa: E402
+from engine.taiga.tiles import DIRECTIONS, KINDS, turned  # noqa: E402
 from notation.base import Tile, Zone  # noqa: E402
 from notation.taiga_pictures import corner_colour, tile_shapes  # noqa: E402
 from pbem import diagram_zones, diagrams, png_encode  # noqa: E402

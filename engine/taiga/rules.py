@@ -25,11 +25,11 @@ from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.taiga import board as maps
 from engine.taiga.board import Forest, Key, Map
 from engine.taiga.state import (
-    HIDDEN, LUMBERJACK_COST, MEEPLES, START_MONEY, TRUCK_COST, Choose, Discard, Pending, Piece, Place, Placed,
+    HIDDEN, LUMBERJACK_COST, START_MONEY, TRUCK_COST, Choose, Discard, Pending, Piece, Place, Placed,
     TaigaState, TaigaTurn,
 )
 from engine.taiga.tiles import (
-    CAMP_SPOT, DIRECTION_NAMES, DIRECTIONS, EDGE_KINDS, KINDS, PILE, START, STEP, canonical_turn, turned,
+    CAMP_SPOT, DIRECTION_NAMES, EDGE_KINDS, KINDS, PILE, START, STEP, canonical_turn, turned,
 )
 
 TOKEN_VALUE = 2  # per token, times the number of different species held
@@ -45,16 +45,6 @@ def start_state(players: int) -> TaigaState:
 
 def where(x: int, y: int) -> str:
     return f"{x},{y}"
-
-
-def spot_words(tile: Any, spot: str) -> str:
-    """How a message names a spot of a tile: "the hardwood forest on its
-    north side", "the road on its east side", "the camp"."""
-    if spot == CAMP_SPOT:
-        return "the camp"
-    if spot in tile.forest_spots:
-        return f"the {tile.kind_of(spot)} forest at {spot}"
-    return f"the road at {spot}"
 
 
 class TaigaGame(Game[TaigaState, TaigaTurn]):
@@ -285,6 +275,8 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         wanted = dict(turn.choices)
         if len(wanted) != len(turn.choices):
             raise IllegalTurnError("each completed forest is chosen for once")
+        if any(choice not in ("pay", "lumberjack") for choice in wanted.values()):
+            raise IllegalTurnError("a completed forest is chosen for with 'pay' or 'lumberjack'")
         lumberjacks = 0
         asked = set()
         for spot, forest in _completed(board, turn.x, turn.y):
@@ -305,16 +297,13 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
                     pieces = _to_lumberjack(pieces, forest, mover)
                     lumberjacks += 1
             elif len(owners) == 1:
-                pending_spot = spot
-                state = replace(state, pending=state.pending + (Pending(owners[0], turn.x, turn.y, pending_spot),))
+                state = replace(state, pending=state.pending + (Pending(owners[0], turn.x, turn.y, spot),))
             else:
                 pieces = _pay_out(pieces, money, forest, owners)
         for spot in wanted:
             if spot not in asked:
                 raise IllegalTurnError(f"this tile completes no forest of yours at {spot}; only a completed "
                                        "forest with your surveyor in it is chosen for")
-        if any(choice not in ("pay", "lumberjack") for choice in wanted.values()):
-            raise IllegalTurnError("a completed forest is chosen for with 'pay' or 'lumberjack'")
         money[mover] -= LUMBERJACK_COST * lumberjacks
         if money[mover] < 0:
             raise IllegalTurnError(f"you cannot pay: {lumberjacks} lumberjack(s) cost "
@@ -330,7 +319,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
                                    "only when another player completes your surveyor's forest")
         first = state.pending[0]
         board = maps.analyse(state.placed)
-        forest = board.forest_at(board_key(board, first))
+        forest = board.forest_at((first.x, first.y, first.spot))
         owner = first.player
         pieces = list(state.pieces)
         money = list(state.money)
@@ -394,10 +383,6 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
 
 def _pile_order(code: str) -> int:
     return PILE.index(code) if code in PILE else len(PILE)
-
-
-def board_key(board: Map, pending: Pending) -> Key:
-    return pending.x, pending.y, pending.spot
 
 
 def _meeples_on(pieces: Any, forest: Forest) -> bool:
@@ -487,7 +472,7 @@ def _settle_pending(state: TaigaState) -> TaigaState:
     while state.pending and state.money[state.pending[0].player] < LUMBERJACK_COST:
         first = state.pending[0]
         board = maps.analyse(state.placed)
-        forest = board.forest_at(board_key(board, first))
+        forest = board.forest_at((first.x, first.y, first.spot))
         pieces = list(state.pieces)
         money = list(state.money)
         pieces = _pay_out(pieces, money, forest, _surveyors(pieces, forest))
@@ -517,7 +502,3 @@ def final_scoring(state: TaigaState) -> list[dict[str, int]]:
                       "forests served": SERVED_FOREST * served, "species": token_value(state.tokens[player])})
     return parts
 
-
-# avoid an unused-import warning for names other modules take from here
-__all__ = ["TaigaGame", "final_scoring", "token_value", "camp_reach", "connected", "start_state", "MEEPLES",
-           "DIRECTIONS"]
