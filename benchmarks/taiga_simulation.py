@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
+import signal
 import statistics
 import sys
 import time
@@ -211,18 +212,34 @@ class Summary:
         return out
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games in all (default 2000)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--progress", type=int, default=0, help="say every N games how far it is")
     args = parser.parse_args(argv)
     per = max(1, args.games // 20)  # per player count: 2 parts random, 2 one greedy, 1 all greedy
     work = [(n, None, i) for n in range(2, 6) for i in range(2 * per)]
     work += [(n, i % n, i) for n in range(2, 6) for i in range(2 * per)]
     work += [(n, -1, i) for n in range(2, 6) for i in range(per)]
+    random.Random(0).shuffle(work)  # the kinds mixed, so that a run cut short is still balanced
     start = time.perf_counter()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(_play, work, chunksize=4))
+    outcomes: list[Outcome] = []
+    signal.signal(signal.SIGTERM, _stop)  # kill -TERM: report the games played so far
+    pool = ProcessPoolExecutor(args.jobs)
+    try:
+        for outcome in pool.map(_play, work, chunksize=4):
+            outcomes.append(outcome)
+            if args.progress and len(outcomes) % args.progress == 0:
+                print(f"... {len(outcomes)} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print(f"stopped after {len(outcomes)} of {len(work)} games", flush=True)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
     took = time.perf_counter() - start
     print(f"Taiga simulation: {len(outcomes)} games in {took:.0f} s ({args.jobs} processes)")
     kinds = {"random": lambda o: o.greedy is None, "one greedy": lambda o: o.greedy is not None and o.greedy >= 0,
