@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.base import settle_from_seed  # noqa: E402
 from engine.taiga import TaigaGame  # noqa: E402
 from engine.taiga import board as maps  # noqa: E402
-from engine.taiga.rules import camp_reach, token_value  # noqa: E402
+from engine.taiga.scoring import camp_reach, token_value  # noqa: E402
 from engine.taiga.state import Discard, Place, TaigaState  # noqa: E402
 
 GAME = TaigaGame()

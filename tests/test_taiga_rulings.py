@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.taiga import board as maps
-from engine.taiga.rules import final_scoring, token_value
+from engine.taiga.scoring import final_scoring, token_value
 from engine.taiga.state import Choose, Discard, Piece, Place
 from engine.taiga.tiles import KINDS, PILE, SPECIES, total_tiles
 from notation.taiga import NOTATION

@@ -23,7 +23,8 @@ from typing import Any, Iterator, Mapping
 from engine.base import ChanceEvent, Game, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.taiga import board as maps
-from engine.taiga.board import Forest, Key, Map
+from engine.taiga.board import Forest, Map
+from engine.taiga.scoring import final_scoring, log_forests
 from engine.taiga.state import (
     HIDDEN, LUMBERJACK_COST, START_MONEY, TRUCK_COST, Choose, Discard, Pending, Piece, Place, Placed,
     TaigaState, TaigaTurn,
@@ -31,12 +32,6 @@ from engine.taiga.state import (
 from engine.taiga.tiles import (
     CAMP_SPOT, DIRECTION_NAMES, EDGE_KINDS, KINDS, PILE, START, STEP, canonical_turn, turned,
 )
-
-TOKEN_VALUE = 2  # per token, times the number of different species held
-SERVED_FOREST = 3  # final scoring: per completed forest a camp reaches
-UNLOGGED_TILE = 1  # final scoring: per tile of a connected, unlogged lumberjack forest
-LOG_TILE = 2  # logging: per tile of the forest
-
 
 def start_state(players: int) -> TaigaState:
     return TaigaState((Placed(0, 0, START, 0),), (), (), (START_MONEY,) * players, ((),) * players,
@@ -311,7 +306,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
                                    f"${money[mover] + LUMBERJACK_COST * lumberjacks}")
         after = replace(state, placed=placed, pieces=tuple(sorted(pieces)), money=tuple(money), pile=pile,
                         discards=discards, drawn=None)
-        return self._next(_log(after))
+        return self._next(log_forests(after))
 
     def _choose(self, state: TaigaState, turn: Choose) -> TaigaState:
         if not state.pending:
@@ -334,7 +329,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         else:
             raise IllegalTurnError("choose 'pay' or 'lumberjack'")
         after = replace(state, pieces=tuple(sorted(pieces)), money=tuple(money), pending=state.pending[1:])
-        return _settle_pending(_log(after))
+        return _settle_pending(log_forests(after))
 
     def _next(self, state: TaigaState) -> TaigaState:
         return _settle_pending(replace(state, mover=(state.mover + 1) % state.players))
@@ -430,42 +425,6 @@ def _to_lumberjack(pieces: list[Piece], forest: Forest, player: int) -> list[Pie
     return rest + [mine._replace(role="lumberjack")]
 
 
-def camp_reach(state: TaigaState, board: Map, player: int) -> list[tuple[set[Key], set[Key]]]:
-    """For each camp ``player`` keeps: the road segments and forests a route
-    from it reaches without passing an opponent's camp."""
-    keepers = {(p.x, p.y): p.player for p in state.pieces if p.role == "keeper"}
-    blocked = [board.camps[at] for at, owner in keepers.items() if owner != player and at in board.camps]
-    return [maps.reach(board, board.camps[at], blocked) for at, owner in sorted(keepers.items())
-            if owner == player and at in board.camps]
-
-
-def connected(state: TaigaState, board: Map, player: int, forest: Key) -> bool:
-    """True when a camp of ``player`` reaches the forest by road, with a
-    truck of ``player`` on that route."""
-    trucks = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck" and p.player == player}
-    return any(forest in forests and trucks & segments
-               for segments, forests in camp_reach(state, board, player))
-
-
-def _log(state: TaigaState) -> TaigaState:
-    """Log every forest whose lumberjack's owner now reaches it from a camp
-    with a truck on the route: $2 a tile plus printed values, its species
-    tokens, and the lumberjack comes back."""
-    board = maps.analyse(state.placed)
-    for jack in [p for p in state.pieces if p.role == "lumberjack"]:
-        index = board.forest_of[(jack.x, jack.y, jack.spot)]
-        if not connected(state, board, jack.player, index):
-            continue
-        forest = board.forests[index]
-        money = list(state.money)
-        money[jack.player] += LOG_TILE * forest.size + forest.value
-        tokens = list(state.tokens)
-        tokens[jack.player] = tuple(sorted(tokens[jack.player] + tuple(s for _, _, s in forest.species)))
-        state = replace(state, pieces=tuple(p for p in state.pieces if p != jack), money=tuple(money),
-                        tokens=tuple(tokens), logged=tuple(sorted(state.logged + (forest.key,))))
-    return state
-
-
 def _settle_pending(state: TaigaState) -> TaigaState:
     """Pay out, without asking, the pending choices whose owner cannot
     afford a lumberjack."""
@@ -479,26 +438,4 @@ def _settle_pending(state: TaigaState) -> TaigaState:
         state = replace(state, pieces=tuple(sorted(pieces)), money=tuple(money), pending=state.pending[1:])
     return state
 
-
-def token_value(tokens: tuple[str, ...]) -> int:
-    """Species tokens at the end: each worth $2 times the number of
-    different species held ($2, $4, $6 or $8 each)."""
-    return len(tokens) * TOKEN_VALUE * len(set(tokens))
-
-
-def final_scoring(state: TaigaState) -> list[dict[str, int]]:
-    """Each player's final money, by source (ruling 8): money, unlogged
-    lumberjack forests connected by road and truck ($1 a tile), completed
-    forests each camp reaches ($3 each, per camp), species tokens."""
-    board = maps.analyse(state.placed)
-    parts = []
-    for player in range(state.players):
-        unlogged = sum(board.forests[board.forest_of[(p.x, p.y, p.spot)]].size
-                       for p in state.pieces if p.role == "lumberjack" and p.player == player
-                       and connected(state, board, player, board.forest_of[(p.x, p.y, p.spot)]))
-        served = sum(sum(1 for f in forests if board.forests[f].complete)
-                     for _, forests in camp_reach(state, board, player))
-        parts.append({"money": state.money[player], "lumberjack forests": UNLOGGED_TILE * unlogged,
-                      "forests served": SERVED_FOREST * served, "species": token_value(state.tokens[player])})
-    return parts
 
