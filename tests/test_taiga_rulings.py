@@ -292,14 +292,15 @@ def test_with_the_pile_empty_the_players_go_on_laying_discards_that_fit():
 
 
 def test_final_scoring_counts_three_dollars_per_completed_forest_a_camp_reaches_through_incomplete_forests():
-    # camp at 0,2 -> road into the open softwood forest of S9 and ST -> ST's road -> H2's road -> its
-    # completed hardwood forest (with H1 below); no truck needed
-    tiles = [("S9", 0, 1, 180), ("C1", 0, 2, 180), ("H2", 1, 0, 180), ("H1", 1, -1, 0)]
-    state = laid(tiles, pieces=[(1, "keeper", 0, 2, "c")], pile=(), discards=())
+    # camp at 0,2 -> road into the open softwood forest of S9 and ST -> ST's road -> the camp C2 on the
+    # road at 1,0 -> H2's road -> its completed hardwood forest (with H1 below); no truck needed
+    tiles = [("S9", 0, 1, 180), ("C1", 0, 2, 180), ("C2", 1, 0, 90), ("H2", 2, 0, 180), ("H1", 2, -1, 0)]
+    state = laid(tiles, pieces=[(1, "keeper", 0, 2, "c")], pile=())
     parts = final_scoring(state)
     assert parts[0]["forests served"] == 3 and parts[1]["forests served"] == 0
-    blocked = laid(tiles, pieces=[(1, "keeper", 0, 2, "c"), (2, "keeper", 0, 2, "c")][:1], pile=())
-    assert final_scoring(blocked)[0]["forests served"] == 3
+    # player 2 keeps the camp on the road: player 1's route stops there, player 2's reaches the forest
+    blocked = laid(tiles, pieces=[(1, "keeper", 0, 2, "c"), (2, "keeper", 1, 0, "c")], pile=())
+    assert [p["forests served"] for p in final_scoring(blocked)] == [0, 3]
 
 
 def test_final_scoring_pays_a_dollar_a_tile_for_a_connected_unlogged_lumberjack_forest():
