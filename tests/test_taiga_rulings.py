@@ -335,3 +335,12 @@ def test_only_the_mover_sees_the_drawn_tile_and_nobody_sees_the_pile():
     assert "drawn tile: S1" not in text and "Player 1's drawn tile:" in text and "\n[?]" in text
     assert "drawn tile: S1" in NOTATION.text_diagram(mine)
     assert f"{len(state.pile)} face down" in text
+
+
+# -- pbem's ruling 21: out of time -----------------------------------------------------------------
+def test_a_player_out_of_time_gives_back_the_drawn_tile_or_takes_the_payout():
+    state = laid(drawn="S1")
+    after = GAME.forfeit_turn(state)
+    assert after.drawn is None and after.mover == 1 and "S1" in after.pile and len(after.placed) == 1
+    waiting = play(laid(pieces=[(2, "surveyor", 0, 0, "n")], drawn="S1"), "S1 at 0,1 turn 180")
+    assert GAME.forfeit_turn(waiting).money == (10, 12)
