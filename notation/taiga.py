@@ -58,7 +58,8 @@ _ITEM = re.compile(
     rf"|(?P<surveyor>(?:surveyor|survey|meeple)(?:\s+(?:at\s+|on\s+)?{_SIDE})?)"
     r"|(?P<keeper>(?:keeper|keep(?:\s+the)?\s+camp|camp))"
     rf"|(?P<choice>(?P<what>pay|payout|lumberjack|log)(?:\s+{_SIDE})?)")
-_GLUE = re.compile(r"^[\s,.&+]*(?:(?:and|then|with|a|and then)\b[\s,.&+]*)*$")
+#: what may stand between the parts of a turn: separators and a few words (one way to match each text)
+_GLUE = re.compile(r"^(?:[\s,.&+]|\b(?:and|then|with|a)\b)*$")
 _CHOOSE = re.compile(r"^(?:i\s+)?(?:choose\s+)?(pay|payout|take the payout|take the money|lumberjack|log|log it|"
                      r"place a lumberjack|a lumberjack)[.!]?$")
 _DISCARD = re.compile(r"^discard(?:\s+(?:the\s+)?(?:tile\s+)?([a-z]{1,2}[0-9]?))?(?:\s*\(.*\))?[.!]?$")

@@ -176,3 +176,11 @@ def test_the_first_hundred_legal_turns_show_every_place_the_drawn_tile_fits():
     places = {(t.code, t.x, t.y, t.turn) for t in GAME.legal_turns(state) if isinstance(t, Place)}
     shown = {(t.code, t.x, t.y, t.turn) for t in (NOTATION.parse_turn(state, text) for text in texts)}
     assert more and places and shown == places
+
+
+def test_a_huge_turn_is_refused_quickly_quoting_only_its_start():
+    state = laid(drawn="S4")
+    for text in ("x" * 100_000, "S4 at 0,1 " + "and then " * 5_000 + "x", "S4 0,1 " + "a1 " * 30_000):
+        with pytest.raises(MalformedTurnError) as error:
+            NOTATION.parse_turn(state, text)
+        assert len(str(error.value)) < 1000
