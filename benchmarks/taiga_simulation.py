@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import random
 import signal
 import statistics
@@ -212,6 +213,10 @@ class Summary:
         return out
 
 
+def _mean(values: list[int]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
 def _stop(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -229,15 +234,20 @@ def main(argv: list[str] | None = None) -> int:
     random.Random(0).shuffle(work)  # the kinds mixed, so that a run cut short is still balanced
     start = time.perf_counter()
     outcomes: list[Outcome] = []
-    signal.signal(signal.SIGTERM, _stop)  # kill -TERM: report the games played so far
     pool = ProcessPoolExecutor(args.jobs)
+    stopped = False
+    results = pool.map(_play, work, chunksize=4)  # the workers start here, with the default SIGTERM
+    signal.signal(signal.SIGTERM, _stop)  # kill -TERM <this process>: report the games played so far
     try:
-        for outcome in pool.map(_play, work, chunksize=4):
+        for outcome in results:
             outcomes.append(outcome)
             if args.progress and len(outcomes) % args.progress == 0:
                 print(f"... {len(outcomes)} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         print(f"stopped after {len(outcomes)} of {len(work)} games", flush=True)
+        stopped = True
+        for process in list(getattr(pool, "_processes", {}).values()):  # the games still being played
+            process.terminate()
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     took = time.perf_counter() - start
@@ -269,14 +279,18 @@ def main(argv: list[str] | None = None) -> int:
     checks = {
         "finished": total.finished == total.games,
         "unplaceable": total.unplaceable < 0.03 * max(1, total.draws),
-        "completed": statistics.fmean(parts["all greedy"].completed) >= 6,
-        "logged": statistics.fmean(parts["all greedy"].logged) >= 1,
+        "completed": _mean(parts["all greedy"].completed) >= 6,
+        "logged": _mean(parts["all greedy"].logged) >= 1,
         "greedy": parts["one greedy"].greedy_wins > 0.5 * max(1, parts["one greedy"].greedy_games),
         "tied": purposeful.tied < 0.05 * max(1, purposeful.finished),
     }
     for key, text in TARGETS.items():
         print(f"  [{'met' if checks[key] else 'NOT MET'}] {text}")
-    return 0 if all(checks.values()) else 1
+    code = 0 if all(checks.values()) else 1
+    if stopped:  # the workers are still busy with games nobody will read: do not wait for them
+        sys.stdout.flush()
+        os._exit(code)
+    return code
 
 
 if __name__ == "__main__":
