@@ -125,15 +125,37 @@ class Die:
 
 
 @dataclass(frozen=True)
+class TileShape:
+    """Part of a tile's own picture, in fractions of the tile (0 to 1, from
+    its top-left corner, y down): ``kind`` "polygon" (``data``: the points),
+    "circle" (cx, cy, r) or "text" (x, y, text); filled with ``fill``,
+    outlined with ``outline`` when set (text: ``fill`` is its colour)."""
+
+    kind: str
+    data: tuple[Any, ...]
+    fill: str
+    outline: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("polygon", "circle", "text"):
+            raise ValueError(f"a tile shape is a polygon, circle or text; not {self.kind!r}")
+
+
+@dataclass(frozen=True)
 class Tile:
     """A tile on a map that grows in any direction: ``at`` is (x, y), y up,
     any integers; ``label`` names it and ``colour`` fills it; ``piece``, when
-    set, is the picture drawn on it."""
+    set, is the picture drawn on it.  A game with pictures of its own gives
+    ``shapes`` (drawn over the fill, under the piece and label) and, for the
+    text map, ``glyph``: rows of characters, all tiles' glyphs the same size
+    (the text map then sets them side by side with the coordinates around)."""
 
     at: tuple[int, int]
     label: str
     colour: str | None = None
     piece: Piece | None = None
+    shapes: tuple[TileShape, ...] = ()
+    glyph: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

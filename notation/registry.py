@@ -18,6 +18,7 @@ _GAMES: dict[str, str] = {
     "attactics": "notation.attactics:KIND",
     "ataxx": "notation.ataxx:KIND",
     "greenhouse": "notation.greenhouse:KIND",
+    "taiga": "notation.taiga:KIND",
 }
 
 # games whose rules and records are complete but which the server does not

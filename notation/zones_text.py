@@ -72,6 +72,8 @@ def _tiles(tiles: Sequence[Any]) -> list[str]:
     then the tiles with their places."""
     if not tiles:
         return ["(no tiles)"]
+    if all(t.glyph for t in tiles):
+        return _glyph_map(tiles)
     at = {t.at: t for t in tiles}
     xs = [x for x, _ in at]
     ys = [y for _, y in at]
@@ -79,4 +81,25 @@ def _tiles(tiles: Sequence[Any]) -> list[str]:
     for y in range(max(ys), min(ys) - 1, -1):
         lines.append(" ".join(f"{at[(x, y)].label[:3] if (x, y) in at else '.':>3}" for x in range(min(xs), max(xs) + 1)).rstrip())
     lines.extend(f"{t.label} at {t.at[0]},{t.at[1]}" for t in tiles)
+    return lines
+
+
+def _glyph_map(tiles: Sequence[Any]) -> list[str]:
+    """The map, north up, each tile its glyph (rows of characters), with the
+    x coordinates above and the y coordinates on the left."""
+    at = {t.at: t for t in tiles}
+    height = max(len(t.glyph) for t in tiles)
+    width = max(len(row) for t in tiles for row in t.glyph)
+    xs = range(min(x for x, _ in at), max(x for x, _ in at) + 1)
+    ys = range(max(y for _, y in at), min(y for _, y in at) - 1, -1)
+    margin = max(len(str(y)) for y in ys) + 1
+    lines = [" " * margin + "".join(f"{x:^{width}}" for x in xs).rstrip()]
+    for y in ys:
+        for row in range(height):
+            label = str(y) if row == height // 2 else ""
+            cells = []
+            for x in xs:
+                glyph = at[(x, y)].glyph if (x, y) in at else ()
+                cells.append(f"{glyph[row] if row < len(glyph) else '':<{width}}")
+            lines.append((f"{label:>{margin - 1}} " + "".join(cells)).rstrip())
     return lines

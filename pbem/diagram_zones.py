@@ -207,11 +207,29 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
         fill = tile.colour or TILE_GROUND
         block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
         block.ops.append(("rect", (x, y, x + TILE, y + TILE), fill, "#8d7b55", 0))
+        block.ops.extend(_tile_shapes(tile.shapes, x, y))
         if tile.piece is not None:
             block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))
         block.ops.append(("text", (x + 3, y + 8, tile.label, 10, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
+
+
+def _tile_shapes(shapes: Sequence[Any], x: float, y: float) -> list[Op]:
+    """A tile's own picture (``notation.base.TileShape``, in fractions of
+    the tile) as operations on the tile whose corner is at (x, y)."""
+    ops: list[Op] = []
+    for shape in shapes:
+        if shape.kind == "polygon":
+            ops.append(("polygon", [(x + px * TILE, y + py * TILE) for px, py in shape.data], shape.fill,
+                        shape.outline or shape.fill))
+        elif shape.kind == "circle":
+            cx, cy, r = shape.data
+            ops.append(("circle", (x + cx * TILE, y + cy * TILE, r * TILE), shape.fill, shape.outline or shape.fill))
+        else:
+            tx, ty, text = shape.data
+            ops.append(("text", (x + tx * TILE, y + ty * TILE, str(text), 10, "middle", True), shape.fill))
+    return ops
 
 
 def piece_ops(shapes: list) -> list[Op]:

@@ -1,0 +1,326 @@
+"""Taiga – Battle Boreal: turn notation, position strings and diagrams, as
+defined in ``docs/games/taiga.md``.
+
+Coordinates: the start tile lies at ``0,0``; x grows to the east (right),
+y to the north (up), both may go negative.  A tile's turn is 0, 90, 180 or
+270 degrees clockwise from the way ``tiles.txt`` prints it (north up).
+Spots on a tile are named by a side as it lies: ``n e s w``; ``c`` the camp.
+
+Turns (canonical; input is forgiving about case, spacing, punctuation,
+"at", "north" for "n", "rotate"/"r" for "turn", and fills in what only one
+choice would fit)::
+
+    S4 at 1,0 turn 90                 lay S4 (the drawn tile, or a discard)
+    S4 at 1,0 turn 90, surveyor e     ... and a surveyor on its forest at e
+    C1 at 0,-1, keeper                ... and a camp keeper
+    R2 at 2,0, truck 0,0 e            ... and a truck ($5) on a road
+    H1 at 0,1 turn 180, surveyor s, lumberjack s   ... completing the forest
+    discard H8                        the drawn tile fits nowhere
+    pay / lumberjack                  the choice for your surveyor's forest
+                                      that another player completed
+
+Position: ten fields (``notation.taiga_positions``), ``<map> <pieces> <logged> <money> <tokens> <discards>
+<pile> <drawn> <to move> <pending>`` (see the docs).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Mapping
+
+from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
+from engine.taiga import board as maps
+from engine.taiga.rules import TaigaGame
+from engine.taiga.scoring import final_scoring
+from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, TaigaState, TaigaTurn
+from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, canonical_turn, turned, turns_of
+from notation.base import Card, Diagram, GameKind, Notation, Tile, Zone, player_colour
+from notation.quote import quote
+from notation.taiga_pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
+from notation.taiga_positions import EXAMPLE, read_position, write_position
+
+__all__ = ["NOTATION", "KIND", "TaigaNotation", "EXAMPLE", "read_position", "write_position"]
+
+_HELP = ("a Taiga turn lays a tile: its code, 'at x,y', 'turn 90' (0, 90, 180, 270 clockwise), then "
+         "optionally ', surveyor n' (or keeper, or 'truck x,y e'), then ', pay n' or ', lumberjack n' for a "
+         "forest it completes with your surveyor; such as 'S4 at 1,0 turn 90, surveyor e'; or 'discard S4' "
+         "when your drawn tile fits nowhere; or 'pay' / 'lumberjack'")
+_LOOKALIKES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u00b0": " ", "\uff0c": ",",
+                             ";": ",", "(": " ", ")": " ", "[": " ", "]": " "})
+_SIDE = r"(north|east|south|west|n|e|s|w)"
+_NUM = r"([+-]?[0-9]{1,4})"
+_COORD = rf"{_NUM}\s*[, ]\s*{_NUM}"
+_PLACE = re.compile(rf"^(?:place\s+|lay\s+|play\s+)?([a-z]{{1,2}}[0-9]?)\s*(?:at\s+|@\s*|\s)\s*{_COORD}(.*)$")
+_ITEM = re.compile(
+    rf"(?P<turn>(?:turn(?:ed)?|rotated?|rot|r|t)\s*(?P<deg>[0-9]{{1,4}})(?:\s*(?:deg(?:rees)?|cw))?)"
+    rf"|(?P<truck>truck\s*(?:at\s+|on\s+)?(?:{_COORD})(?:\s*{_SIDE})?)"
+    rf"|(?P<surveyor>(?:surveyor|survey|meeple)(?:\s+(?:at\s+|on\s+)?{_SIDE})?)"
+    r"|(?P<keeper>(?:keeper|keep(?:\s+the)?\s+camp|camp))"
+    rf"|(?P<choice>(?P<what>pay|payout|lumberjack|log)(?:\s+{_SIDE})?)")
+#: what may stand between the parts of a turn: separators and a few words (one way to match each text)
+_GLUE = re.compile(r"^(?:[\s,.&+]|\b(?:and|then|with|a)\b)*$")
+_CHOOSE = re.compile(r"^(?:i\s+)?(?:choose\s+)?(pay|payout|take the payout|take the money|lumberjack|log|log it|"
+                     r"place a lumberjack|a lumberjack)[.!]?$")
+_DISCARD = re.compile(r"^discard(?:\s+(?:the\s+)?(?:tile\s+)?([a-z]{1,2}[0-9]?))?(?:\s*\(.*\))?[.!]?$")
+_DEGREES = {0: 0, 90: 1, 180: 2, 270: 3, 360: 0}
+
+
+def _malformed(text: str, why: str) -> MalformedTurnError:
+    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {_HELP}")
+
+
+def _side(word: str | None) -> str | None:
+    return None if word is None else word[0]
+
+
+def _clean(text: str) -> str:
+    cleaned = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).lower()
+    return " ".join(cleaned.split()).strip(" .!")
+
+
+class TaigaNotation(Notation[TaigaState, TaigaTurn]):
+    game = TaigaGame()
+    turn_examples = ("S4 at 1,0 turn 90, surveyor e", "C1 at 0,-1, keeper", "R2 at 2,0, truck 0,0 e",
+                     "discard H8", "pay", "lumberjack")
+
+    # -- turns -----------------------------------------------------------
+    def parse_turn(self, state: TaigaState, text: str) -> TaigaTurn:
+        if not isinstance(text, str):
+            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+        if self.game.is_over(state):
+            raise GameOverError(f"the game is over ({self.game.result(state).reason}); no turn can be played")
+        cleaned = _clean(text)
+        if not cleaned:
+            raise MalformedTurnError(f"the turn is empty; {_HELP}")
+        try:
+            turn = self._read(state, cleaned, text)
+            self.game.apply(state, turn)
+        except TurnError as error:
+            if isinstance(error, MalformedTurnError):
+                raise
+            raise type(error)(f"{quote(text.strip())}: {error}") from None
+        return turn
+
+    def _read(self, state: TaigaState, cleaned: str, text: str) -> TaigaTurn:
+        choose = _CHOOSE.match(cleaned)
+        if choose:
+            return Choose("pay" if choose[1].startswith(("pay", "take")) else "lumberjack")
+        discard = _DISCARD.match(cleaned)
+        if discard:
+            code = discard[1].upper() if discard[1] else state.drawn
+            if code is None or code == HIDDEN:
+                raise IllegalTurnError("you drew no tile to discard")
+            return Discard(code)
+        match = _PLACE.match(cleaned)
+        if not match:
+            raise _malformed(text, "it does not start with a tile's code and where it goes, such as 'S4 at 1,0'")
+        code, x, y, rest = match[1].upper(), int(match[2]), int(match[3]), match[4]
+        if code not in KINDS:
+            raise _malformed(text, f"there is no tile {code}; the codes are {', '.join(KINDS)}")
+        turn_deg: int | None = None
+        meeple: str | None = None
+        truck: tuple[int, int, str | None] | None = None
+        choices: list[tuple[str | None, str]] = []
+        at = 0
+        for item in _ITEM.finditer(rest):
+            if not _GLUE.match(rest[at:item.start()]):
+                raise _malformed(text, f"{quote(rest[at:item.start()].strip(' ,'))} is not part of a turn")
+            at = item.end()
+            if item["turn"]:
+                degrees = int(item["deg"])
+                if degrees not in _DEGREES or turn_deg is not None:
+                    raise _malformed(text, "a tile turns 0, 90, 180 or 270 degrees clockwise, once")
+                turn_deg = _DEGREES[degrees]
+            elif item["truck"] or item["surveyor"] or item["keeper"]:
+                if meeple is not None or truck is not None:
+                    raise IllegalTurnError("with a tile, put one meeple on it or place one truck, not more")
+                if item["truck"]:
+                    words = item["truck"].split()
+                    numbers = re.findall(r"[+-]?[0-9]{1,4}", item["truck"])
+                    side = words[-1] if words[-1] in ("n", "e", "s", "w", "north", "east", "south", "west") else None
+                    truck = (int(numbers[0]), int(numbers[1]), _side(side))
+                elif item["surveyor"]:
+                    words = item["surveyor"].split()
+                    meeple = _side(words[-1]) if len(words) > 1 else ""
+                else:
+                    meeple = CAMP_SPOT
+            else:
+                words = item["choice"].split()
+                what = "pay" if words[0].startswith("pay") else "lumberjack"
+                choices.append((_side(words[-1]) if len(words) > 1 else None, what))
+        if not _GLUE.match(rest[at:]):
+            raise _malformed(text, f"{quote(rest[at:].strip(' ,'))} is not part of a turn")
+        turn = self._turn_for(state, code, x, y, turn_deg)
+        tile = turned(code, turn)
+        target = maps.analyse(state.placed).tiles.get((truck[0], truck[1])) if truck else None
+        if truck is not None and target is None and (truck[0], truck[1]) == (x, y):
+            target = tile
+        # a part is named by any of its sides: "surveyor w" on a forest of sides s and w is that forest
+        if meeple and meeple != CAMP_SPOT:
+            meeple = tile.spot_of(DIRECTIONS.index(meeple)) or meeple
+        if truck is not None and truck[2] and target is not None:
+            truck = (truck[0], truck[1], target.spot_of(DIRECTIONS.index(truck[2])) or truck[2])
+        choices = [(tile.spot_of(DIRECTIONS.index(c)) or c if c else c, what) for c, what in choices]
+        if meeple == "":
+            spots = tile.forest_spots
+            if len(spots) != 1:
+                raise (AmbiguousTurnError if spots else IllegalTurnError)(
+                    f"say which forest the surveyor goes on: {', '.join(spots)}" if spots
+                    else f"{code} has no forest for a surveyor")
+            meeple = spots[0]
+        if truck is not None and truck[2] is None:
+            roads = target.road_spots if target else ()
+            if len(roads) != 1:
+                raise IllegalTurnError(f"say which road of the tile at {truck[0]},{truck[1]} the truck goes on"
+                                       + (f": {', '.join(roads)}" if roads else "; it has none"))
+            truck = (truck[0], truck[1], roads[0])
+        place = Place(code, x, y, turn, meeple, truck, ())  # type: ignore[arg-type]
+        return replace_choices(self.game, state, place, choices)
+
+    def _turn_for(self, state: TaigaState, code: str, x: int, y: int, turn: int | None) -> int:
+        """The canonical turn: as written; or, when none is written, the one
+        turn that fits (the printed one when it fits)."""
+        if turn is not None:
+            return canonical_turn(code, turn)
+        fitting = [t for t in turns_of(code) if maps.mismatch(maps.analyse(state.placed).tiles, x, y,
+                                                               turned(code, t)) is None]
+        if 0 in fitting or not fitting or (x, y) in maps.analyse(state.placed).tiles:
+            return 0
+        if len(fitting) == 1:
+            return fitting[0]
+        raise AmbiguousTurnError(f"{code} fits at {x},{y} turned " + " or ".join(str(90 * t) for t in fitting)
+                                 + "; say which, such as 'turn " + str(90 * fitting[0]) + "'")
+
+    def format_turn(self, state: TaigaState, turn: TaigaTurn) -> str:
+        if isinstance(turn, Choose):
+            return turn.option
+        if isinstance(turn, Discard):
+            return f"discard {turn.code}"
+        text = f"{turn.code} at {turn.x},{turn.y}"
+        if turn.turn:
+            text += f" turn {90 * turn.turn}"
+        if turn.meeple == CAMP_SPOT:
+            text += ", keeper"
+        elif turn.meeple:
+            text += f", surveyor {turn.meeple}"
+        if turn.truck:
+            text += f", truck {turn.truck[0]},{turn.truck[1]} {turn.truck[2]}"
+        for spot, choice in turn.choices:
+            text += f", {choice} {spot}"
+        return text
+
+    # -- positions -------------------------------------------------------
+    def format_position(self, state: TaigaState) -> str:
+        return write_position(state)
+
+    def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> TaigaState:
+        self.game.normalize_options(options)
+        return read_position(text)
+
+    # -- diagrams --------------------------------------------------------
+    def diagram(self, state: TaigaState) -> Diagram:
+        """The map (each tile drawn from the tile data, with its pieces; the
+        empty places next to it outlined with their coordinates), the drawn
+        tile (face down to all but its player), the discards and the pile;
+        the caption gives each player's money, pieces and tokens."""
+        board = maps.analyse(state.placed)
+        on_tile: dict[tuple[int, int], list[tuple[str, str, int]]] = {}
+        for p in state.pieces:
+            on_tile.setdefault((p.x, p.y), []).append((p.spot, p.role, p.player))
+        logged_keys = {k for name in state.logged for k in board.forests[board.forest_of[name]].keys} \
+            if all(name in board.forest_of for name in state.logged) else set()
+        tiles = []
+        for (x, y), tile in sorted(board.tiles.items(), key=lambda item: (-item[0][1], item[0][0])):
+            pieces = sorted(on_tile.get((x, y), ()))
+            logged = [s for s in tile.forest_spots if (x, y, s) in logged_keys]
+            token = bool(tile.feature) and not logged
+            tiles.append(Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None,
+                              tile_shapes(tile, pieces, logged, token),
+                              tile_glyph(tile, pieces, logged, token)))
+        for x, y in maps.frontier(board.tiles):
+            tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH))
+        zones = [Zone("Map (x east, y north; the start tile at 0,0)", "tiles", tuple(tiles))]
+        if state.drawn == HIDDEN:
+            zones.append(Zone(f"Player {state.mover + 1}'s drawn tile", "hand", (Card(face_up=False),)))
+        elif state.drawn is not None:
+            zones.append(Zone(f"Player {state.mover + 1}'s drawn tile: {state.drawn}", "tiles",
+                              (_loose(state.drawn, 0),)))
+        if state.discards:
+            zones.append(Zone("Discards (face up): " + ", ".join(state.discards), "tiles",
+                              tuple(_loose(code, i) for i, code in enumerate(state.discards)),
+                              beside=state.drawn is not None))
+        zones.append(Zone("Draw pile", "pile", (), count=len(state.pile), beside=True))
+        return Diagram(0, 0, {}, self._caption(state), LEGEND, players=state.players, zones=tuple(zones))
+
+    def _caption(self, state: TaigaState) -> tuple[str, ...]:
+        lines = []
+        over = self.game.is_over(state)
+        final = final_scoring(state) if over else None
+        for player in range(state.players):
+            tokens = ", ".join(state.tokens[player]) or "no tokens"
+            line = (f"Player {player + 1} ({player_colour(player).name}): ${state.money[player]}, "
+                    f"{state.meeples_left(player)} of {MEEPLES} meeples, {state.trucks_left(player)} trucks, "
+                    f"{tokens}")
+            if final:
+                parts = final[player]
+                line += (f"; final ${sum(parts.values())} (+{parts['forests served']} forests served, "
+                         f"+{parts['species']} species, +{parts['lumberjack forests']} lumberjack forests)")
+            lines.append(line)
+        if over:
+            result = self.game.result(state)
+            lines.append("Game over: " + " and ".join(f"player {w + 1}" for w in result.winners)
+                         + (" win" if len(result.winners) > 1 else " wins") + " (most money)")
+        elif state.pending:
+            p = state.pending[0]
+            lines.append(f"Player {p.player + 1} to choose for the completed forest at {p.x},{p.y} "
+                         f"({p.spot}): pay or lumberjack")
+        else:
+            lines.append(f"Player {state.mover + 1} to move; {len(state.pile)} tiles left to draw")
+        return tuple(lines)
+
+    def player_label(self, player: int) -> str:
+        return str(player + 1)
+
+
+LEGEND = ("Tiles: dark green softwood, light green hardwood, brown roads, a hut a logging camp, a disc a species "
+          "symbol; pieces S surveyor, L lumberjack, K camp keeper, T truck, in the player's colour.",
+          "Text map: each tile is three rows: a meeple (s surveyor, l lumberjack, k keeper) and its player, and "
+          "the north edge; west edge, code, mark (* camp, m b a o species token, x logged), east edge; a truck "
+          "(t and its player) and the south edge.  Edges: S softwood, H hardwood, . grass, | = road.")
+
+
+def _loose(code: str, index: int) -> Tile:
+    """A tile off the map (drawn, discarded), as printed."""
+    tile = turned(code, 0)
+    return Tile((index, 0), code, corner_colour(tile), None, tile_shapes(tile), tile_glyph(tile))
+
+
+def replace_choices(game: TaigaGame, state: TaigaState, place: Place,
+                    choices: list[tuple[str | None, str]]) -> Place:
+    """``place`` with its choices, a choice without a spot given the one
+    completed forest that needs it."""
+    if not choices:
+        return place
+    needed = game._choice_spots(state, maps.analyse(state.placed + (Placed(place.x, place.y, place.code,
+                                                                          place.turn),)), place) \
+        if maps.mismatch(maps.analyse(state.placed).tiles, place.x, place.y, turned(place.code, place.turn)) is None \
+        and (place.x, place.y) not in maps.analyse(state.placed).tiles else []
+    filled = []
+    for spot, what in choices:
+        if spot is None:
+            if len(needed) != 1:
+                raise AmbiguousTurnError(f"say which completed forest you {what}: "
+                                         + (", ".join(f"'{what} {s}'" for s in needed) or "none needs a choice"))
+            spot = needed[0]
+        filled.append((spot, what))
+    return Place(place.code, place.x, place.y, place.turn, place.meeple, place.truck, tuple(sorted(filled)))
+
+
+NOTATION = TaigaNotation()
+KIND = GameKind(
+    "taiga",
+    NOTATION.game,
+    NOTATION,
+    "Taiga – Battle Boreal: lay forest and road tiles, survey and log forests, run camps and trucks; 2 to 5 players.",
+)
