@@ -144,6 +144,7 @@ def create_game():
         random_order=body["random_order"],
         hours_per_turn=body["hours_per_turn"],
         time_control=body["time_control"],
+        bots=body["bots"],
     )
     return jsonify(_detail(game, player)), 201
 

@@ -72,6 +72,9 @@ class GameIn(Schema):
                                     validate=validate.Range(min=1, max=24 * 365))
     time_control = fields.Nested(TimeControlIn, allow_none=True, load_default=None,
                                  metadata={"description": "time per turn, time bank, timeout policy, weekends"})
+    bots = fields.List(fields.String(validate=validate.Length(max=20)), load_default=list, validate=validate.Length(max=7),
+                       metadata={"description": "computer opponents, by level (beginner, easy, medium, hard, "
+                                                "strongest; \"\" for medium), seated after the players"})
 
 
 class SeatOut(Schema):

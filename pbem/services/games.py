@@ -34,6 +34,7 @@ from pbem.models import (
 )
 from pbem.models_puzzles import PublishedSeedGame, Puzzle
 from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, start_state
+from pbem.services import bots as bot_players
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link
@@ -59,6 +60,7 @@ def create_game(
     hours_per_turn: Any = None,
     time_control: Any = None,
     puzzle_id: int | None = None,
+    bots: Iterable[Any] = (),
 ) -> Game:
     """Create a game of ``kind_name`` for the players at ``emails`` in turn
     order (the creator is put first when not listed), invite the others and
@@ -70,7 +72,11 @@ def create_game(
     chance from that published seed instead of a fresh secret one; the
     game is then recorded as dealt from a published seed (shown from the
     start), and belongs to ``puzzle_id`` (``pbem.services.puzzles``), or
-    else to the puzzle with the same game, options and seed, if any."""
+    else to the puzzle with the same game, options and seed, if any.
+
+    ``bots``: the level of each computer opponent (``pbem.services.bots``;
+    "" for the default level), seated after the players listed, accepted
+    at once; a game whose only invitees are bots starts at once."""
     try:
         kind = registry.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
@@ -86,6 +92,13 @@ def create_game(
     addresses = [normalize_email(e) for e in emails]
     if creator.email not in addresses:
         addresses.insert(0, creator.email)
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
+        raise BadInput("bots are a list of levels, such as [\"hard\"]")
+    bot_levels = bot_players.check_levels(bots)
+    if any(bot_players.is_bot_address(a) for a in addresses):
+        raise BadInput("a bot is asked for by its level (new ... vs bot hard), not by its address")
+    human_count = len(addresses)
+    addresses += [bot_players.address_of(level) for level in bot_levels]
     duplicates = sorted({a for a in addresses if addresses.count(a) > 1})
     if duplicates:
         raise BadInput(f"each player is listed once; {', '.join(duplicates)} appears more than once")
@@ -106,7 +119,7 @@ def create_game(
     if len(addresses) == 1 and control is not None:
         raise BadInput("a game of one player has no time limit (nobody waits for you, nobody can claim a win "
                        "or put you out on time); leave the time per turn empty")
-    invited = [address for address in addresses if address != creator.email]
+    invited = [address for address in addresses[:human_count] if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
     game = Game(
@@ -122,8 +135,11 @@ def create_game(
     session.flush()
     invitees = []
     for number, address in enumerate(addresses):
-        player = creator if address == creator.email else player_for_email(session, address)
-        is_creator = player.id == creator.id
+        if number >= human_count:
+            player = bot_players.bot_player(session, bot_levels[number - human_count])
+        else:
+            player = creator if address == creator.email else player_for_email(session, address)
+        is_creator = player.id == creator.id or number >= human_count  # a bot accepts at once
         session.add(
             Seat(
                 game_id=game.id,
