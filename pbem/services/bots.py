@@ -20,7 +20,7 @@ from typing import Any, Iterable
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from engine.bots import choose, level_named
+from engine.bots import LEVELS, choose, level_named
 from engine.errors import PbemError
 from pbem.models import ACTIVE, Game, Player, Seat
 from pbem.models_refusals import MailRefusal
@@ -31,6 +31,11 @@ from pbem.services.errors import BadInput, ServiceError
 log = logging.getLogger(__name__)
 
 BOT_DOMAIN = "bots.pbem.invalid"
+
+
+def offered_levels() -> list[str]:
+    """The levels players may choose, weakest first ("random" is for measuring only)."""
+    return [name for name in LEVELS if name != "random"]
 
 
 def address_of(level: str) -> str:

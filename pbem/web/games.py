@@ -14,6 +14,7 @@ from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import games, puzzles, sweep, turns, views
+from pbem.services.bots import offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
@@ -43,7 +44,8 @@ def _kinds() -> list:
 def new_game():
     player = current_player()
     form = {"kind": "logger" if "logger" in registry.names() else registry.names()[0],
-            "players": player.email + "\n", "hours": "", "random_order": False, **time_control_form({})}
+            "players": player.email + "\n", "hours": "", "random_order": False, "bot": "",
+            **time_control_form({})}
     error, status = None, 400
     if request.method == "POST":
         form = {
@@ -51,6 +53,7 @@ def new_game():
             "players": request.form.get("players", ""),
             "hours": request.form.get("hours", "").strip(),
             "random_order": request.form.get("random_order") == "on",
+            "bot": request.form.get("bot", "").strip(),
             **time_control_form(request.form),
         }
         options = {key[len("option-" + form["kind"] + "-"):]: value for key, value in request.form.items()
@@ -67,6 +70,7 @@ def new_game():
             try:
                 game = games.create_game(get_session(), player, form["kind"], emails, options=options,
                                          random_order=form["random_order"],
+                                         bots=[form["bot"]] if form["bot"] else [],
                                          **time_control_args(form, hours))
             except ServiceError as failure:
                 error, status = failure.message, failure.status
@@ -77,7 +81,7 @@ def new_game():
     chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
     rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
     return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
-                            seed_option=games.SEED_OPTION), status if error else 200)
+                            seed_option=games.SEED_OPTION, bot_levels=bot_levels()), status if error else 200)
 
 
 def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):
