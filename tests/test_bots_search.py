@@ -131,3 +131,16 @@ def test_random_level_plays_a_legal_turn():
     game = registry.get("attactics").rules
     state = game.initial_state(4)
     assert random_turn(game, state, 3) in game.legal_turns(state)
+
+
+def test_a_bot_resigns_only_a_proven_loss():
+    kind = registry.get("ataxx")
+    game = kind.rules
+    # one empty square: whatever x plays fills the board with o far ahead
+    lost = kind.notation.parse_position("oooooo1/oooooxo/ooooxoo/ooooooo/ooooooo/ooooooo/xoooooo x 0 1")
+    assert len(game.legal_turns(lost)) > 1
+    assert choose(game, lost, 0, "beginner", seed=1, timed=False).resign
+    # far behind but the board is open: the search may despair, but nothing is proven
+    behind = kind.notation.parse_position("ooooooo/ooooooo/ooooooo/7/7/7/x6 x 0 1")
+    choice = choose(game, behind, 0, "beginner", seed=1, timed=False)
+    assert not choice.resign

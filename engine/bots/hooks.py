@@ -50,6 +50,7 @@ DEFAULT = Hooks()
 # game name -> "module:attribute" of its Hooks
 _HOOKS: dict[str, str] = {
     "greenhouse": "engine.bots.greenhouse:HOOKS",
+    "ataxx": "engine.bots.ataxx:HOOKS",
 }
 
 
