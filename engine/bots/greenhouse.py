@@ -17,7 +17,7 @@ from engine.greenhouse import solver
 def choose(game: Game, view: Any, seat: int, level: Level, rng: random.Random) -> Any:
     from engine.bots.player import Choice
 
-    seconds = (level.max_ms or 2000) / 1000
+    seconds = 0.8 * (level.max_ms or 2000) / 1000  # the rest of the cap for everything around it
     found = solver.solve(view, max_depth=4 + level.playouts // 500, max_nodes=level.playouts * 100,
                          max_seconds=seconds)
     if found.line:
