@@ -129,6 +129,8 @@ def play_due(engine: Engine) -> int:
                     done_now += play_turn(session, game_id, player)
                 except ServiceError as error:  # the game moved on, or ended, meanwhile
                     log.info("bots: game %s: %s", game_id, error)
+                except Exception:  # one game's trouble must not stop the others' bots
+                    log.exception("bots: game %s: the bot could not play", game_id)
         played += done_now
         if not done_now:
             break
