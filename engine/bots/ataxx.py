@@ -20,4 +20,4 @@ def evaluate(game: Game, state: Any) -> tuple[float, ...]:
     return (first, 1.0 - first)
 
 
-HOOKS = Hooks(evaluate=evaluate, playout_plies=2)
+HOOKS = Hooks(evaluate=evaluate, playout_plies=2, exploration=0.25)

@@ -42,6 +42,7 @@ class Hooks:
     evaluate: Callable[[Game, Any], tuple[float, ...]] = payoff.guess
     playout_turn: Callable[[Game, Any, list[Any], random.Random], Any] = _random_turn
     playout_plies: int = 16  # random turns before a playout is cut off and evaluated
+    exploration: float = 1.0  # UCT's constant (payoffs are 0 to 1)
     choose: Callable[..., Any] | None = None
 
 

@@ -25,9 +25,6 @@ from engine.bots import payoff
 from engine.bots.hooks import Hooks
 from engine.errors import PbemError
 
-EXPLORATION = 1.0  # UCT's constant, for payoffs between 0 and 1
-
-
 @dataclass
 class Node:
     visits: int = 0
@@ -116,7 +113,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             else:
                 log_n = math.log(node.visits + 1)
                 turn = max(turns, key=lambda t: node.children[t].mean(mover)
-                           + EXPLORATION * math.sqrt(log_n / (node.children[t].visits + 1e-9)))
+                           + hooks.exploration * math.sqrt(log_n / (node.children[t].visits + 1e-9)))
                 child = node.children[turn]
             try:
                 state = game.apply(state, turn)
@@ -127,7 +124,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             depth += 1
             if untried:
                 break
-        pay = _playout(game, state, rng, hooks, depth)
+        pay = _playout(game, state, rng, hooks, seat)
         for n in path:
             n.visits += 1
             for p in range(players):
@@ -142,11 +139,17 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
                         tuple((t, n.visits, n.mean(seat)) for t, n in ranked))
 
 
-def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, depth: int) -> tuple[float, ...]:
-    """Play random turns (or the hook's policy) to the end or the cutoff."""
-    for _ in range(hooks.playout_plies):
+def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int) -> tuple[float, ...]:
+    """Play random turns (or the hook's policy) to the end or the cutoff:
+    ``hooks.playout_plies`` turns, then on to the bot's own turn, so that
+    every cut-off position is judged with the same player to move (a game
+    like Ataxx, where the side that just moved is always ahead, would
+    otherwise be judged by the parity of the playout)."""
+    players = game.players(state)
+    for ply in range(hooks.playout_plies + players):
         state = settle_randomly(game, state, rng)
-        if game.to_move(state) is None:
+        mover = game.to_move(state)
+        if mover is None or (ply >= hooks.playout_plies and mover == seat):
             break
         turns = _turns(game, state)
         if not turns:
