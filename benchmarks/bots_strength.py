@@ -109,10 +109,10 @@ def pct(score: float, games: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6, help="games per match (default 6: short)")
+    parser.add_argument("--games", type=int, default=4, help="games per match (default 4: short)")
     parser.add_argument("--top", default=DEFAULT_LEVEL, choices=ORDER, help="the strongest level to measure")
     parser.add_argument("--only", action="append", help="only these games (repeatable)")
-    parser.add_argument("--turns", type=int, default=8, help="bot turns timed per game")
+    parser.add_argument("--turns", type=int, default=5, help="bot turns timed per game")
     args = parser.parse_args()
     levels = ORDER[:ORDER.index(args.top) + 1]
     names = args.only or registry.names()
