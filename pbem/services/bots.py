@@ -1,8 +1,5 @@
-"""Computer opponents as players: a bot is a player row whose address is
-``<level>@bots.pbem.invalid`` (the ``.invalid`` top-level domain can never
-receive mail, and the address refuses all mail here, so nothing is ever
-queued for it), named "Bot (<level>)".  No new table or column: a seat of
-a bot is an ordinary seat, accepted when the game is made.
+"""The computer opponents' worker (bots are seated by
+``pbem.services.bot_seats``).
 
 ``play_due`` is the worker: for every active game where a bot is to move,
 it asks ``engine.bots.choose`` for a turn from the bot's view (through the
@@ -15,70 +12,19 @@ its search proves the game lost, and never offers or answers a draw.
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable
 
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from engine.bots import LEVELS, choose, level_named
-from engine.errors import PbemError
+from engine.bots import choose
 from pbem.models import ACTIVE, Game, Player, Seat
-from pbem.models_refusals import MailRefusal
 from pbem.play import kind_of
-from pbem.services import views
-from pbem.services.errors import BadInput, ServiceError
+from pbem.services import games, views
+from pbem.services.bot_seats import BOT_DOMAIN, address_of, is_bot, is_bot_address, level_of, offered_levels  # noqa: F401
+from pbem.services.errors import ServiceError
+from pbem.services.turns import submit_turn
 
 log = logging.getLogger(__name__)
-
-BOT_DOMAIN = "bots.pbem.invalid"
-
-
-def offered_levels() -> list[str]:
-    """The levels players may choose, weakest first ("random" is for measuring only)."""
-    return [name for name in LEVELS if name != "random"]
-
-
-def address_of(level: str) -> str:
-    return f"{level}@{BOT_DOMAIN}"
-
-
-def is_bot_address(address: str) -> bool:
-    return str(address).lower().endswith("@" + BOT_DOMAIN)
-
-
-def is_bot(player: Player | None) -> bool:
-    return player is not None and is_bot_address(player.email)
-
-
-def level_of(player: Player) -> str:
-    return player.email.split("@", 1)[0]
-
-
-def check_levels(levels: Iterable[Any]) -> list[str]:
-    """The level names of the bots asked for ("" or None: the default);
-    ``BadInput`` naming the levels for one that is not."""
-    names = []
-    for level in levels:
-        if level is not None and not isinstance(level, str):
-            raise BadInput("a bot is named by its level, such as \"hard\"")
-        try:
-            names.append(level_named(level or None).name)
-        except PbemError as error:
-            raise BadInput(str(error)) from None
-    return names
-
-
-def bot_player(session: Session, level: str) -> Player:
-    """The player row of the bot of ``level`` (made, with its mail refused, the first time)."""
-    address = address_of(level)
-    player = session.exec(select(Player).where(Player.email == address)).first()
-    if player is None:
-        player = Player(email=address, name=f"Bot ({level})")
-        session.add(player)
-        if session.exec(select(MailRefusal).where(MailRefusal.address == address)).first() is None:
-            session.add(MailRefusal(address=address))
-        session.flush()
-    return player
 
 
 def _due(session: Session) -> list[tuple[int, int]]:
@@ -93,9 +39,6 @@ def _due(session: Session) -> list[tuple[int, int]]:
 
 def play_turn(session: Session, game_id: int, player: Player) -> bool:
     """The bot's turn in the game if it is to move there; True if it played (or resigned)."""
-    from pbem.services import games
-    from pbem.services.turns import submit_turn
-
     game = session.get(Game, game_id)
     seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.player_id == player.id)).first()
     if game is None or seat is None or game.status != ACTIVE or views.mover(game) != seat.number:

@@ -34,7 +34,7 @@ from pbem.models import (
 )
 from pbem.models_puzzles import PublishedSeedGame, Puzzle
 from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, start_state
-from pbem.services import bots as bot_players
+from pbem.services import bot_seats as bot_players
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
 from pbem.services.accounts import normalize_email, player_for_email, sign_in_link

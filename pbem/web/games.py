@@ -14,7 +14,7 @@ from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import games, puzzles, sweep, turns, views
-from pbem.services.bots import offered_levels as bot_levels
+from pbem.services.bot_seats import offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
