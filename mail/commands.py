@@ -23,7 +23,7 @@ address (``play+<token>@...``):
 
 In mail to the plain address (no token): ``help``, ``games``,
 ``new <game> with <address>[, <address>...]`` (addresses separated by commas,
-spaces or ``and``), ``puzzles`` (today's and recent puzzles) and
+spaces or ``and``), ``new <game> vs bot [<level>]`` (a game against the computer), ``puzzles`` (today's and recent puzzles) and
 ``puzzle <number>`` (start a game of that puzzle; ``puzzle #12`` too).  Any
 other line there is :data:`INVALID`.
 
@@ -96,6 +96,8 @@ class Command:
     days: int | None = None
     addresses: tuple[str, ...] = field(default_factory=tuple)
     error: str = ""
+    #: for ``new ... vs bot [level]``: the level of each computer opponent ("" for the default)
+    bots: tuple[str, ...] = field(default_factory=tuple)
 
 
 #: the dash family (hyphens, dashes, minus signs) that mail clients put for '-'
@@ -134,7 +136,13 @@ def _invalid(line: str, error: str) -> Command:
     return Command(kind=INVALID, line=line, error=error)
 
 
+_VS_BOT = re.compile(r"^(\S+)\s+(?:vs\.?|versus|against)\s+(?:a\s+|the\s+)?bot(?:\s+(\S+))?\s*$", re.IGNORECASE)
+
+
 def _parse_new(line: str, rest: str) -> Command:
+    bot = _VS_BOT.match(rest.strip())
+    if bot:  # new logger vs bot hard: a game against the computer
+        return Command(kind=NEW, line=line, argument=bot.group(1).lower(), bots=((bot.group(2) or "").lower(),))
     if re.fullmatch(r"\S+", rest.strip()):  # a game of one player (solitaire): nobody to invite
         return Command(kind=NEW, line=line, argument=rest.strip().lower(), addresses=())
     match = re.match(r"^(\S+)\s+with\s+(.+)$", rest, re.IGNORECASE | re.DOTALL)

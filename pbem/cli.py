@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from pbem.cli_bot import bot
 from pbem.cli_engine import position, record
 from pbem.cli_play import play
 from pbem.cli_scheduler import scheduler
@@ -43,3 +44,4 @@ main.add_command(migrate)
 main.add_command(play)
 main.add_command(__import__("pbem.cli_mail", fromlist=["mail"]).mail)
 main.add_command(scheduler)
+main.add_command(bot)

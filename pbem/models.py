@@ -56,7 +56,7 @@ INVITED = "invited"
 ACCEPTED = "accepted"
 DECLINED = "declined"
 
-SOURCES = ("web", "api", "email", "cli")
+SOURCES = ("web", "api", "email", "cli", "bot")
 
 
 class Player(SQLModel, table=True):

@@ -1,5 +1,5 @@
 """APScheduler 3 runs the periodic jobs: the deadline sweep, the daily
-digest, the daily puzzles, and the mail jobs of ``pbem.mailrobot.jobs`` (outbox drain, inbox
+digest, the daily puzzles, the computer opponents' turns, and the mail jobs of ``pbem.mailrobot.jobs`` (outbox drain, inbox
 processing, IMAP polling) when that module is there.
 
 Deadlines live in the database, not in APScheduler's (memory) job store;
@@ -34,6 +34,7 @@ INTERVALS = {
     "inbox": ("INBOX_SECONDS", 30),
     "imap": ("IMAP_SECONDS", 60),
     "puzzles": ("PUZZLES_SECONDS", 600),
+    "bots": ("BOTS_SECONDS", 10),
 }
 
 
@@ -65,9 +66,19 @@ def puzzles_job(app: Flask) -> int:
         return puzzles.make_daily(db.engine())
 
 
+def bots_job(app: Flask) -> int:
+    """The turns computer opponents are to play now (``pbem.services.bots``);
+    how many were played."""
+    from pbem import db
+    from pbem.services import bots
+
+    with app.app_context():
+        return bots.play_due(db.engine())
+
+
 def jobs() -> dict[str, Job]:
     """Every job there is: ours, and the mail jobs when their module exists."""
-    found: dict[str, Job] = {"sweep": sweep_job, "digest": digest_job, "puzzles": puzzles_job}
+    found: dict[str, Job] = {"sweep": sweep_job, "digest": digest_job, "puzzles": puzzles_job, "bots": bots_job}
     try:
         from pbem.mailrobot import jobs as mail
     except ImportError:

@@ -145,6 +145,7 @@ def create_game():
         hours_per_turn=body["hours_per_turn"],
         time_control=body["time_control"],
         open_seats=body["open_seats"],
+        bots=body["bots"],
     )
     return jsonify(_detail(game, player)), 201
 

@@ -74,6 +74,9 @@ class GameIn(Schema):
                                  metadata={"description": "time per turn, time bank, timeout policy, weekends"})
     open_seats = fields.Integer(strict=True, load_default=0, validate=validate.Range(min=0, max=7), metadata={
         "description": "an open challenge: seats any player may take from the lobby (list only yourself)"})
+    bots = fields.List(fields.String(validate=validate.Length(max=20)), load_default=list, validate=validate.Length(max=7),
+                       metadata={"description": "computer opponents, by level (beginner, easy, medium, hard, "
+                                                "strongest; \"\" for medium), seated after the players"})
 
 
 class SeatOut(Schema):

@@ -144,6 +144,8 @@ def _plain_help(settings: MailSettings) -> str:
                                   e.g. new logger with bob@example.org
   new <game>                      start a game of one player (a solitaire),
                                   e.g. new greenhouse
+  new <game> vs bot [level]       play the computer (levels: beginner, easy,
+                                  medium, hard, strongest), e.g. new logger vs bot hard
   puzzles                         today's and recent puzzles, with par
   puzzle <number>                 play that puzzle (a published deal; the
                                   leaderboard ranks the fewest), e.g. puzzle 1
@@ -369,8 +371,11 @@ def new(ctx: Context, cmd: c.Command) -> None:
         return
     creator = ctx.player
     ctx.claim()
-    game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses))
-    if game.status == ACTIVE:  # a game of one player starts at once
+    game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses), bots=cmd.bots)
+    if game.status == ACTIVE and cmd.bots:
+        ctx.reply(f"Game {game.id} ({title_of(game)}) against the computer has started; the board comes when "
+                  "it is your turn.", board=False)
+    elif game.status == ACTIVE:  # a game of one player starts at once
         ctx.reply(f"Game {game.id} ({title_of(game)}) has started; the board comes in the next mail.", board=False)
     else:
         ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "

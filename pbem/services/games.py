@@ -34,6 +34,7 @@ from pbem.models import (
 )
 from pbem.models_puzzles import PublishedSeedGame, Puzzle
 from pbem.play import game_for_player, is_solitaire, kind_of, load_game, seat_of, seated_players, seats_of, settled, start_state
+from pbem.services import bot_seats as bot_players
 from pbem.services import gamestate, invitations, notify, refusals
 from pbem.services.time_control import start_values, time_control_for
 from pbem.services.accounts import TooMany, normalize_email, player_for_email, sign_in_link
@@ -60,6 +61,7 @@ def create_game(
     time_control: Any = None,
     puzzle_id: int | None = None,
     open_seats: Any = 0,
+    bots: Iterable[Any] = (),
 ) -> Game:
     """Create a game of ``kind_name`` for the players at ``emails`` in turn
     order (the creator is put first when not listed), invite the others and
@@ -76,7 +78,12 @@ def create_game(
     ``open_seats`` (a whole number) makes an open challenge: that many
     seats after the listed players, which any signed-in player may take
     from the lobby (``pbem.services.lobby``); the game starts when the
-    last is taken.  An open challenge invites nobody by address."""
+    last is taken.  An open challenge invites nobody by address, and has
+    no computer opponent.
+
+    ``bots``: the level of each computer opponent (``pbem.services.bots``;
+    "" for the default level), seated after the players listed, accepted
+    at once; a game whose only invitees are bots starts at once."""
     try:
         kind = registry.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
@@ -92,6 +99,13 @@ def create_game(
     addresses = [normalize_email(e) for e in emails]
     if creator.email not in addresses:
         addresses.insert(0, creator.email)
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
+        raise BadInput("bots are a list of levels, such as [\"hard\"]")
+    bot_levels = bot_players.check_levels(bots)
+    if any(bot_players.is_bot_address(a) for a in addresses):
+        raise BadInput("a bot is asked for by its level (new ... vs bot hard), not by its address")
+    human_count = len(addresses)
+    addresses += [bot_players.address_of(level) for level in bot_levels]
     duplicates = sorted({a for a in addresses if addresses.count(a) > 1})
     if duplicates:
         raise BadInput(f"each player is listed once; {', '.join(duplicates)} appears more than once")
@@ -102,6 +116,9 @@ def create_game(
     if not isinstance(open_seats, int) or isinstance(open_seats, bool) or not 0 <= open_seats <= 7:
         raise BadInput(f"the open seats are a whole number from 0 to 7 (0: invite by address only); "
                        f"not {str(open_seats)[:20]!r}")
+    if open_seats and bot_levels:
+        raise BadInput("an open challenge waits for players from the lobby; a game against a computer opponent "
+                       "has no open seats: leave the open seats at 0, or ask for no bot")
     if open_seats and len(addresses) > 1:
         raise BadInput("an open challenge invites nobody by address: list only yourself and give the number "
                        "of open seats, or invite your opponents and leave the open seats at 0")
@@ -124,7 +141,7 @@ def create_game(
                        "or put you out on time); leave the time per turn empty")
     if open_seats:
         _check_open_challenges(session, creator)
-    invited = [address for address in addresses if address != creator.email]
+    invited = [address for address in addresses[:human_count] if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
     game = Game(
@@ -141,8 +158,11 @@ def create_game(
     session.flush()
     invitees = []
     for number, address in enumerate(addresses):
-        player = creator if address == creator.email else player_for_email(session, address)
-        is_creator = player.id == creator.id
+        if number >= human_count:
+            player = bot_players.bot_player(session, bot_levels[number - human_count])
+        else:
+            player = creator if address == creator.email else player_for_email(session, address)
+        is_creator = player.id == creator.id or number >= human_count  # a bot accepts at once
         session.add(
             Seat(
                 game_id=game.id,

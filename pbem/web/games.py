@@ -14,6 +14,7 @@ from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import games, guides, puzzles, sweep, turns, views
+from pbem.services.bot_seats import offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
@@ -45,7 +46,7 @@ def new_game():
     asked = request.args.get("kind", "")
     form = {"kind": asked if asked in registry.names() else
             ("logger" if "logger" in registry.names() else registry.names()[0]),
-            "players": player.email + "\n", "hours": "", "random_order": False, "open_seats": "0",
+            "players": player.email + "\n", "hours": "", "random_order": False, "open_seats": "0", "bot": "",
             **time_control_form({})}
     error, status = None, 400
     if request.method == "POST":
@@ -55,6 +56,7 @@ def new_game():
             "hours": request.form.get("hours", "").strip(),
             "random_order": request.form.get("random_order") == "on",
             "open_seats": request.form.get("open_seats", "0").strip() or "0",
+            "bot": request.form.get("bot", "").strip(),
             **time_control_form(request.form),
         }
         options = {key[len("option-" + form["kind"] + "-"):]: value for key, value in request.form.items()
@@ -71,6 +73,7 @@ def new_game():
             try:
                 game = games.create_game(get_session(), player, form["kind"], emails, options=options,
                                          random_order=form["random_order"], open_seats=form["open_seats"],
+                                         bots=[form["bot"]] if form["bot"] else [],
                                          **time_control_args(form, hours))
             except ServiceError as failure:
                 error, status = failure.message, failure.status
@@ -82,7 +85,7 @@ def new_game():
     chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
     rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
     return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
-                            seed_option=games.SEED_OPTION), status if error else 200)
+                            seed_option=games.SEED_OPTION, bot_levels=bot_levels()), status if error else 200)
 
 
 def _shown_ply(game_ply: int) -> int:

@@ -1,0 +1,64 @@
+"""Per-game help for the bots, all optional: every game gets a bot from the
+defaults here, which use only the engine interface.
+
+- ``determinize(game, view, seat, rng)``: a full position consistent with
+  the view, the hidden parts resampled.  The default plays on the view
+  itself (its hidden parts stay hidden; the search stops where they would
+  matter), so a game without this hook still gets a bot that sees no more
+  than its view.
+- ``evaluate(game, state)``: a cut-off playout's worth to each player
+  (default: ``payoff.guess``, from the game's scores).
+- ``playout_turn(game, state, turns, rng)``: the playout policy (default:
+  a uniformly random legal turn).
+- ``choose(game, view, seat, level, rng)``: a whole decision of its own (a
+  solver, an alpha-beta search), or None to fall back to the search.
+
+Hooks are found by the game's ``name`` in ``_HOOKS`` (module:attribute,
+imported on first use), like the registry of games.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any, Callable
+
+from engine.base import Game
+from engine.bots import payoff
+
+
+def _view_itself(game: Game, view: Any, seat: int, rng: random.Random) -> Any:
+    return view
+
+
+def _random_turn(game: Game, state: Any, turns: list[Any], rng: random.Random) -> Any:
+    return rng.choice(turns)
+
+
+@dataclass(frozen=True)
+class Hooks:
+    determinize: Callable[[Game, Any, int, random.Random], Any] = _view_itself
+    evaluate: Callable[[Game, Any], tuple[float, ...]] = payoff.guess
+    playout_turn: Callable[[Game, Any, list[Any], random.Random], Any] = _random_turn
+    playout_plies: int = 16  # random turns before a playout is cut off and evaluated
+    exploration: float = 1.0  # UCT's constant (payoffs are 0 to 1)
+    choose: Callable[..., Any] | None = None
+
+
+DEFAULT = Hooks()
+
+# game name -> "module:attribute" of its Hooks
+_HOOKS: dict[str, str] = {
+    "greenhouse": "engine.bots.greenhouse:HOOKS",
+    "ataxx": "engine.bots.ataxx:HOOKS",
+}
+
+
+def hooks_for(game: Game) -> Hooks:
+    """The game's hooks, or the defaults."""
+    where = _HOOKS.get(game.name)
+    if where is None:
+        return DEFAULT
+    module, attribute = where.split(":")
+    return getattr(import_module(module), attribute)

@@ -1,0 +1,165 @@
+"""Monte Carlo tree search through the engine interface, for any game.
+
+Open-loop information-set MCTS: the tree is keyed by turns only, and each
+iteration replays them from a fresh *determinization* of the bot's view
+(``hooks.determinize``; by default the view itself), settling every chance
+event on the way with a random outcome of the event.  So one search copes
+with several players (each node is chosen for the player to move there,
+by that player's payoff), chance nodes and hidden information, and the bot
+never sees more than its view.  A position the view cannot play on (no
+legal turn, or a turn the view refuses) ends the playout there and is
+scored by ``hooks.evaluate``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from itertools import islice
+from dataclasses import dataclass, field
+from typing import Any, Hashable
+
+from engine.base import ChanceEvent, Game
+from engine.bots import payoff
+from engine.bots.hooks import Hooks
+from engine.errors import PbemError
+
+@dataclass
+class Node:
+    visits: int = 0
+    totals: list[float] = field(default_factory=list)  # per player
+    children: dict[Hashable, "Node"] = field(default_factory=dict)
+
+    def mean(self, player: int) -> float:
+        return self.totals[player] / self.visits if self.visits else 0.0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    turn: Any
+    value: float  # the bot's expected payoff after its turn, 0 to 1
+    visits: int
+    playouts: int
+    stats: tuple[tuple[Any, int, float], ...]  # (turn, visits, mean) for each root turn, most visited first
+
+
+def chance_outcome(event: ChanceEvent, rng: random.Random) -> tuple[str, ...]:
+    """A random outcome of ``event``, each equally likely as the rules say."""
+    if event.kind == "roll":
+        return tuple(str(rng.randint(1, event.sides)) for _ in range(event.count))
+    return tuple(rng.sample(list(event.items), event.count))
+
+
+def settle_randomly(game: Game, state: Any, rng: random.Random) -> Any:
+    """``state`` with every chance event it waits for given a random outcome."""
+    event = game.chance(state)
+    for _ in range(10_000):
+        if event is None:
+            return state
+        state = game.apply_chance(state, chance_outcome(event, rng))
+        event = game.chance(state)
+    raise RuntimeError(f"{game.name}: more than 10,000 chance events in a row")
+
+
+#: at most this many legal turns are considered in one position: a game with
+#: an ``iter_turns`` (Martian Greenhouse has millions of turns) is read
+#: lazily up to it
+MAX_TURNS = 3000
+
+
+def turns_of(game: Game, state: Any) -> list[Any]:
+    """The legal turns the bot considers (the first ``MAX_TURNS`` when the
+    game lists them lazily with ``iter_turns``); none when the position
+    (a view) cannot say."""
+    try:
+        lazily = getattr(game, "iter_turns", None)
+        if lazily is not None:
+            return list(islice(lazily(state), MAX_TURNS))
+        return game.legal_turns(state)
+    except PbemError:
+        return []
+
+
+_turns = turns_of
+
+
+def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
+           max_ms: int | None = None) -> SearchResult:
+    """Search from ``view`` (what ``seat`` sees, its turn to move) for
+    ``playouts`` iterations (fewer if ``max_ms`` of CPU run out first)."""
+    players = game.players(view)
+    root = Node(totals=[0.0] * players)
+    start = time.process_time()
+    done = 0
+    for done in range(1, playouts + 1):
+        state = hooks.determinize(game, view, seat, rng)
+        node, path = root, [root]
+        depth = 0
+        # selection and expansion
+        while True:
+            state = settle_randomly(game, state, rng)
+            mover = game.to_move(state)
+            if mover is None:
+                break
+            turns = _turns(game, state)
+            if not turns:
+                break
+            untried = [t for t in turns if t not in node.children]
+            if untried:
+                turn = rng.choice(untried)
+                child = Node(totals=[0.0] * players)
+                node.children[turn] = child
+            else:
+                log_n = math.log(node.visits + 1)
+                turn = max(turns, key=lambda t: node.children[t].mean(mover)
+                           + hooks.exploration * math.sqrt(log_n / (node.children[t].visits + 1e-9)))
+                child = node.children[turn]
+            try:
+                state = game.apply(state, turn)
+            except PbemError:
+                break
+            node = child
+            path.append(node)
+            depth += 1
+            if untried:
+                break
+        pay = _playout(game, state, rng, hooks, seat)
+        for n in path:
+            n.visits += 1
+            for p in range(players):
+                n.totals[p] += pay[p]
+        if max_ms is not None and (time.process_time() - start) * 1000 >= max_ms:
+            break
+    ranked = sorted(root.children.items(), key=lambda item: (item[1].visits, item[1].mean(seat)), reverse=True)
+    if not ranked:
+        raise ValueError("the bot found no legal turn to search")
+    best, node = ranked[0]
+    return SearchResult(best, node.mean(seat), node.visits, done,
+                        tuple((t, n.visits, n.mean(seat)) for t, n in ranked))
+
+
+def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int) -> tuple[float, ...]:
+    """Play random turns (or the hook's policy) to the end or the cutoff:
+    ``hooks.playout_plies`` turns, then on to the bot's own turn, so that
+    every cut-off position is judged with the same player to move (a game
+    like Ataxx, where the side that just moved is always ahead, would
+    otherwise be judged by the parity of the playout)."""
+    players = game.players(state)
+    for ply in range(hooks.playout_plies + players):
+        state = settle_randomly(game, state, rng)
+        mover = game.to_move(state)
+        if mover is None or (ply >= hooks.playout_plies and mover == seat):
+            break
+        turns = _turns(game, state)
+        if not turns:
+            break
+        turn = hooks.playout_turn(game, state, turns, rng)
+        try:
+            state = game.apply(state, turn)
+        except PbemError:
+            break
+    state = settle_randomly(game, state, rng)
+    if game.is_over(state):
+        return payoff.final(game, state)
+    return hooks.evaluate(game, state)

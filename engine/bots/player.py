@@ -1,0 +1,118 @@
+"""A bot's decision: the turn it plays from its view, and whether it
+resigns.
+
+``choose`` is given what the seat sees (``Game.view``) and nothing else.
+It plays a winning turn at once when one ends the game in its favour,
+otherwise the hook's own decision or the tree search's most visited turn.
+It resigns only when the loss is proven: every turn it has lets an
+opponent's reply end the game with the bot beaten (two players, no chance
+between), which the search's estimate must agree with first.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.base import Game
+from engine.bots import mcts, payoff
+from engine.bots.hooks import hooks_for
+from engine.bots.levels import Level, level_named
+from engine.errors import PbemError
+
+#: below this expected payoff the bot checks whether its loss is proven
+HOPELESS = 0.05
+
+
+@dataclass(frozen=True)
+class Choice:
+    turn: Any
+    value: float | None  # expected payoff after the turn, 0 to 1 (None: not searched)
+    resign: bool = False
+    playouts: int = 0
+    why: str = ""
+
+
+def _rng(seed: Any) -> random.Random:
+    return random.Random(str(seed))
+
+
+def random_turn(game: Game, view: Any, seed: Any = 0) -> Any:
+    """A uniformly random legal turn."""
+    turns = mcts.turns_of(game, view)
+    if not turns:
+        raise ValueError("there is no legal turn to play")
+    return _rng(seed).choice(turns)
+
+
+def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, seed: Any = 0,
+           timed: bool = True) -> Choice:
+    """The bot's turn for ``seat`` in ``view`` (``game.view(state, seat)``)
+    at ``level``; ``seed`` makes it reproducible, and ``timed=False`` drops
+    the level's time cap so that only the playouts decide."""
+    if not isinstance(level, Level):
+        level = level_named(level)
+    if game.to_move(view) != seat:
+        raise ValueError(f"it is not seat {seat}'s turn")
+    rng = _rng(seed)
+    hooks = hooks_for(game)
+    if hooks.choose is not None and level.playouts:
+        decided = hooks.choose(game, view, seat, level, rng)
+        if decided is not None:
+            return decided
+    turns = mcts.turns_of(game, view)
+    if not turns:
+        raise ValueError("there is no legal turn to play")
+    if level.playouts == 0:
+        return Choice(rng.choice(turns), None, why="random")
+    if len(turns) == 1:
+        return Choice(turns[0], None, why="the only legal turn")
+    winning = _winning_turn(game, view, seat, turns)
+    if winning is not None:
+        return Choice(winning, 1.0, why="wins at once")
+    found = mcts.search(game, view, seat, level.playouts, rng, hooks, level.max_ms if timed else None)
+    resign = found.value < HOPELESS and _proven_lost(game, view, seat, turns)
+    return Choice(found.turn, found.value, resign, found.playouts, "search")
+
+
+def _winning_turn(game: Game, view: Any, seat: int, turns: list[Any]) -> Any:
+    """A turn after which the game is over with ``seat`` the only winner."""
+    if len(turns) > 400:
+        return None
+    for turn in turns:
+        try:
+            after = game.apply(view, turn)
+        except PbemError:
+            continue
+        if game.chance(after) is None and game.is_over(after):
+            result = game.result(after)
+            if result is not None and result.winners == (seat,):
+                return turn
+    return None
+
+
+def _proven_lost(game: Game, view: Any, seat: int, turns: list[Any]) -> bool:
+    """True when every turn of ``seat`` allows a reply that ends the game
+    with ``seat`` last, or ends it so itself: a loss beyond doubt.  Only
+    for two players and positions where no chance comes between."""
+    if game.players(view) != 2 or len(turns) > 200:
+        return False
+
+    def lost(state: Any) -> bool:
+        return game.is_over(state) and payoff.final(game, state)[seat] == 0.0
+
+    for turn in turns:
+        after = game.apply(view, turn)
+        if game.chance(after) is not None:
+            return False
+        if lost(after):
+            continue
+        if game.is_over(after) or game.to_move(after) == seat:
+            return False
+        replies = game.legal_turns(after)
+        if len(replies) > 400:
+            return False
+        if not any(game.chance(b := game.apply(after, r)) is None and lost(b) for r in replies):
+            return False
+    return True

@@ -1,0 +1,92 @@
+"""A whole game against the computer by mail, for each game of two: alice
+writes ``new <game> vs bot beginner`` to the robot, then answers each
+your-turn mail with a turn; the bot's turns are made by the scheduler's
+``bots`` job (the worker), through the same turn service, until the game is
+over.  Nothing is ever queued for the bot's address.  A one-player game
+(Martian Greenhouse) has no seat for a bot, and says so."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sqlmodel import Session, select
+
+from engine.bots import random_turn
+from notation import registry
+from pbem import scheduler
+from pbem.models import FINISHED, Game, OutboxMessage, Player, Seat, Turn
+from pbem.play import kind_of, state_of
+from pbem.services.bots import BOT_DOMAIN
+from test_email_commands import ROBOT, client_reply, fresh_mail, plain_text, robot  # noqa: F401
+
+ALICE = "alice@example.org"
+GAMES = [name for name in registry.names() if registry.get(name).rules.max_players >= 2]
+
+
+def _signed_up(app) -> None:
+    from pbem.db import get_session
+    from pbem.services.accounts import player_for_email
+
+    with app.app_context():
+        player_for_email(get_session(), ALICE)
+        get_session().commit()
+
+
+def _alices_turn(app, game_id: int, rng: random.Random) -> str:
+    with Session(app.extensions["pbem_engine"]) as s:
+        game = s.get(Game, game_id)
+        kind = kind_of(game)
+        state = state_of(game)
+        return kind.notation.format_turn(state, random_turn(kind.rules, kind.rules.view(state, 0), rng.random()))
+
+
+def _in_game(message) -> bool:
+    """Mail to alice from the game's own reply address (a turn answers it)."""
+    return ALICE in str(message["To"]) and "+" in str(message["Reply-To"] or message["From"])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_whole_game_by_mail_against_the_bot(robot, name):  # noqa: F811
+    app = robot.app
+    _signed_up(app)
+    started = robot.send(fresh_mail(ALICE, ROBOT, f"new {name} vs bot beginner"))
+    assert any("against the computer has started" in plain_text(m) for m in started), \
+        [plain_text(m) for m in started]
+    with Session(app.extensions["pbem_engine"]) as s:
+        game = s.exec(select(Game).order_by(Game.id.desc())).first()
+        game_id = game.id
+        bot = s.exec(select(Player).join(Seat, Seat.player_id == Player.id)
+                     .where(Seat.game_id == game_id, Seat.number == 1)).one()
+        assert bot.email == f"beginner@{BOT_DOMAIN}" and game.status == "active"
+    last = [m for m in started if _in_game(m)][-1]
+    rng = random.Random(name)
+    for _ in range(400):
+        with Session(app.extensions["pbem_engine"]) as s:
+            if s.get(Game, game_id).status == FINISHED:
+                break
+        answer = robot.send(client_reply(last, _alices_turn(app, game_id, rng)))
+        assert answer, "the robot did not answer alice's turn"
+        with Session(app.extensions["pbem_engine"]) as s:
+            if s.get(Game, game_id).status == FINISHED:
+                break
+        assert scheduler.run_once(app, ["bots"])["bots"] >= 1, plain_text(answer[0])
+        from pbem.mailrobot import jobs
+        jobs.drain_outbox(app)
+        mail = [m for m in robot.new_mail() if _in_game(m)]
+        assert mail, "alice got no mail after the bot's turn"
+        last = mail[-1]
+    with Session(app.extensions["pbem_engine"]) as s:
+        game = s.get(Game, game_id)
+        assert game.status == FINISHED, f"{name} still going after 400 turns"
+        sources = [t.source for t in s.exec(select(Turn).where(Turn.game_id == game_id).order_by(Turn.ply))]
+        assert set(sources) == {"email", "bot"}
+        assert all(src == ("email" if i % 2 == 0 else "bot") for i, src in enumerate(sources) if src)
+        bot_mail = s.exec(select(OutboxMessage).where(OutboxMessage.to_addr.endswith(BOT_DOMAIN))).all()
+        assert bot_mail == []
+
+
+def test_a_one_player_game_has_no_seat_for_a_bot(robot):  # noqa: F811
+    _signed_up(robot.app)
+    [answer] = robot.send(fresh_mail(ALICE, ROBOT, "new greenhouse vs bot"))
+    assert "1 player, not 2" in plain_text(answer)

@@ -1,0 +1,57 @@
+"""Bots as players on the API and the web: asked for by level when a game
+is made, seated and accepted at once, the game started; the bot's turn is
+played by the worker (never in the request) through the turn service; bad
+levels and a bot in a one-player game are clear errors; a bot never
+accepts a draw offer."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from pbem import scheduler
+from pbem.db import get_session
+from pbem.models import Turn
+from pbem.services import bots
+from test_api_games import api, new_game  # noqa: F401
+from test_web_pages import csrf, sign_in
+
+
+def test_api_game_against_a_bot_starts_and_the_worker_plays_its_turn(app, api):  # noqa: F811
+    game = new_game(api, players=("alice@example.org",), bots=["easy"])
+    assert game["status"] == "active"
+    assert [p["status"] for p in game["players"]] == ["accepted", "accepted"]
+    assert game["players"][1]["email"] == f"easy@{bots.BOT_DOMAIN}"
+    played = api("alice", "POST", f"/api/v1/games/{game['id']}/turns", {"turn": "a1", "ply": 0})
+    assert played.status_code in (200, 201), played.get_json()
+    after = api("alice", "GET", f"/api/v1/games/{game['id']}").get_json()
+    assert after["ply"] == 1, "the bot does not play inside alice's request"
+    assert api("alice", "POST", f"/api/v1/games/{game['id']}/draw").status_code == 200
+    assert scheduler.run_once(app, ["bots"])["bots"] == 1
+    after = api("alice", "GET", f"/api/v1/games/{game['id']}").get_json()
+    assert after["ply"] == 2 and after["status"] == "active"
+    with app.app_context():
+        turn = get_session().exec(select(Turn).where(Turn.game_id == game["id"], Turn.ply == 2)).one()
+        assert turn.source == "bot" and turn.seat == 1
+    assert scheduler.run_once(app, ["bots"])["bots"] == 0, "nothing more to do until alice plays"
+
+
+def test_api_refuses_bad_bot_requests(api):  # noqa: F811
+    bad = api("alice", "POST", "/api/v1/games", {"game": "logger", "players": ["alice@example.org"], "bots": ["genius"]})
+    assert bad.status_code == 400 and "no bot level 'genius'" in bad.get_json()["error"]
+    solo = api("alice", "POST", "/api/v1/games", {"game": "greenhouse", "players": ["alice@example.org"], "bots": [""]})
+    assert solo.status_code == 400 and "1 player, not 2" in solo.get_json()["error"]
+    sneaky = api("alice", "POST", "/api/v1/games",
+                 {"game": "logger", "players": ["alice@example.org", f"hard@{bots.BOT_DOMAIN}"]})
+    assert sneaky.status_code == 400 and "by its level" in sneaky.get_json()["error"]
+
+
+def test_web_new_game_form_offers_a_bot(app):
+    client = app.test_client()
+    sign_in(client, app, "alice@example.org")
+    page = client.get("/games/new")
+    assert 'name="bot"' in page.get_data(as_text=True) and "bot, hard" in page.get_data(as_text=True)
+    made = client.post("/games/new", data={"kind": "ataxx", "players": "alice@example.org", "bot": "beginner",
+                                           "on_timeout": "claim", "unit": "days", "csrf_token": csrf(page)})
+    assert made.status_code == 302, made.get_data(as_text=True)
+    shown = client.get(made.headers["Location"]).get_data(as_text=True)
+    assert "Bot (beginner)" in shown
