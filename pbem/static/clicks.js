@@ -114,6 +114,7 @@
 
   function draw(answer, fillBox) {
     var next = answer.next || [], complete = answer.complete || [];
+    root.dataset.clicked = prefix.join(" ");  // what the board shows now (tests wait for it)
     Object.keys(cells).forEach(function (id) {
       var can = next.indexOf(id) >= 0;
       cells[id].disabled = !can;
