@@ -185,12 +185,16 @@ def click_turn(page, clicks: tuple[str, ...], text: str, look: bool, phone: bool
     expect(page.locator("#click-preview")).to_be_visible()
     expect(page.locator("#click-preview-board")).to_have_attribute("src", lambda_src(text))
     # the previews (the board after the turn, the live check of the box) have answered
-    page.wait_for_function("document.getElementById('click-preview-board').complete"
-                           " && document.getElementById('click-preview-board').naturalWidth > 0")
+    drawn_after = page.locator("#click-preview-board")
+    expect(drawn_after).to_have_js_property("complete", True)
+    assert drawn_after.evaluate("img => img.naturalWidth") > 0, "the preview board did not load"
     expect(page.locator("#live-preview")).to_contain_text(text)
     if look:
         page.locator("#turn").scroll_into_view_if_needed()
         assert looks_drawn(page.locator("#turn").screenshot(), 3), "the turn box shows no text"
+        if os.environ.get("PBEM_SCREENSHOTS"):  # to look at them yourself
+            page.screenshot(path=os.path.join(os.environ["PBEM_SCREENSHOTS"], f"{text[:12]}-{phone}.png"),
+                            full_page=True)
         assert looks_drawn(page.locator("#click-preview-board").screenshot(), 12), "the preview board is blank"
     page.click("#play")
     assert page.locator("#turn-error").count() == 0, page.locator("#turn-error").text_content()
