@@ -10,6 +10,8 @@
   ``result``, ``ranking`` and ``scores`` consistent after every turn;
 - records of those games replay to the same final position and round-trip
   through text and JSON;
+- every legal turn can be played by clicking (``Notation.turn_clicks`` and
+  ``Notation.click_options``, ``notation/clicks.py``);
 - views leak nothing: a chance game's seed is in no state, view, position,
   diagram or record before the end;
 - a chance game's record replays without the seed, verifies against the
