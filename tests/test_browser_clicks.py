@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -183,7 +184,7 @@ def click_turn(page, clicks: tuple[str, ...], text: str, look: bool, phone: bool
         choices.filter(has_text=text).first.click()
     expect(page.locator("#turn")).to_have_value(text)
     expect(page.locator("#click-preview")).to_be_visible()
-    expect(page.locator("#click-preview-board")).to_have_attribute("src", lambda_src(text))
+    expect(page.locator("#click-preview-board")).to_have_attribute("src", preview_src(text))
     # the previews (the board after the turn, the live check of the box) have answered
     drawn_after = page.locator("#click-preview-board")
     expect(drawn_after).to_have_js_property("complete", True)
@@ -201,8 +202,21 @@ def click_turn(page, clicks: tuple[str, ...], text: str, look: bool, phone: bool
     expect(page.locator(".flash")).to_contain_text(f"You played {text}.")
 
 
-def lambda_src(text: str):
-    import re
+def typed_and_followed(page, clicks: tuple[str, ...], text: str) -> None:
+    """Typing a whole turn in the box marks its clicks on the board, as
+    clicking would have; Start again clears them (and the box)."""
+    page.locator("#turn").press_sequentially(text)
+    expect(page.locator("#click-play")).to_have_attribute("data-clicked", " ".join(clicks))
+    for click in clicks:
+        if page.locator(f'.click-cell[data-click="{click}"]').count():
+            expect(page.locator(f'.click-cell[data-click="{click}"]')).to_have_class(re.compile(r"\bpicked\b"))
+    page.click("#click-clear")
+    expect(page.locator("#click-play")).to_have_attribute("data-clicked", "")
+    expect(page.locator("#turn")).to_have_value("")
+
+
+def preview_src(text: str) -> re.Pattern:
+    """The end of the preview board's address for the turn ``text``."""
     from urllib.parse import quote
 
     return re.compile(re.escape(quote(text, safe="")).replace("%20", "(%20|\\+)") + "$")
@@ -224,7 +238,7 @@ def test_every_game_is_played_to_its_end_by_clicking_only(browser, served, tmp_p
 
     for name, keep in CLICKED.items():
         kind = registry.get(name)
-        planned = planned_game(name)
+        planned = planned_game(name, 20 if keep is None else 1)
         game_id = server.start(name, emails)
         state = kind.rules.initial_state(2)
         first_clicked = 0 if keep is None else max(0, len(planned) - keep)
@@ -237,6 +251,8 @@ def test_every_game_is_played_to_its_end_by_clicking_only(browser, served, tmp_p
             else:
                 page = pages[emails[seat]]
                 page.goto(f"{served}/games/{game_id}")
+                if index == 0:
+                    typed_and_followed(page, kind.notation.turn_clicks(state, turn), text)
                 click_turn(page, kind.notation.turn_clicks(state, turn), text, index == first_clicked, phone)
             state = kind.rules.apply(state, turn)
         assert server.state(game_id)[2] == "finished", name

@@ -31,6 +31,7 @@ from engine.base import Game as Rules
 from engine.base import settle_from_seed
 from notation import record as record_format
 from notation import registry
+from notation.base import Notation
 from notation.clicks import ClickOptions, clicked_turns
 from pbem import diagram_regions, diagrams, records
 from pbem.models import FINISHED, OPEN_STATUSES, Game, Player, Turn
@@ -223,13 +224,16 @@ def click_board(game: Game, seat: int | None, limit: int = CLICKED_TURNS_SENT) -
     """What the browser needs to play by clicking now, for ``seat`` to
     move: where the board's clickable squares and zone items are drawn, and
     every legal turn with its clicks (``turns`` None when there are more
-    than ``limit``: then ask ``clicks`` step by step).  None unless it is
+    than ``limit``, or when the game answers ``click_options`` itself: then
+    ask ``clicks`` step by step).  None unless it is
     that seat's turn."""
     if seat is None or mover(game) != seat:
         return None
     notation = kind_of(game).notation
     state = _viewed(game, seat, state_of(game))
-    listed = clicked_turns(notation, state, limit)
+    # a game that answers click by click itself (it has very many turns) is asked that way
+    stepwise = type(notation).click_options is not Notation.click_options
+    listed = None if stepwise else clicked_turns(notation, state, limit)
     return {"board": diagram_regions.regions(notation.diagram(state)),
             "turns": None if listed is None else [[text, list(c)] for text, c in listed]}
 

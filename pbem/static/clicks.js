@@ -139,7 +139,7 @@
     } else {
       say.textContent = prefix.length ? words("Next", answer.text || prefix.join(" ")) : words("Start");
     }
-    if (fillBox) setBox(ready || answer.text || "");
+    if (fillBox) setBox(ready || (prefix.length ? answer.text || "" : ""));
     showPreview(ready);
   }
 
