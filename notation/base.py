@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence, TypeVar
 
 from engine.base import MAX_PLAYERS, Game
 from notation.zones_text import zones_text
+
+if TYPE_CHECKING:
+    from notation.clicks import ClickOptions
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -288,6 +291,37 @@ class Notation(ABC, Generic[S, T]):
                 return texts, True
             texts.append(self.format_turn(state, turn))
         return texts, False
+
+    # -- play by clicking (notation/clicks.py, docs/games/contract.md) ------
+    def click_grid(self, state: S) -> tuple[int, int]:
+        """The files and ranks of the diagram's grid (0, 0: none), which
+        the default ``turn_clicks`` reads square names against."""
+        cached = self.__dict__.get("_click_grid")
+        if cached is not None and cached[0] == state:
+            return cached[1]
+        drawn = self.diagram(state)
+        grid = (drawn.files, drawn.ranks) if drawn.has_grid else (0, 0)
+        self.__dict__["_click_grid"] = (state, grid)
+        return grid
+
+    def turn_clicks(self, state: S, turn: T) -> tuple[str, ...]:
+        """The clicks that play the legal ``turn``: squares of the diagram
+        ("a1"), labels of its zones' items ("#3"), or words offered as
+        buttons ("G").  The default reads them from the canonical text
+        (``notation.clicks.clicks_from_text``)."""
+        from notation.clicks import clicks_from_text
+
+        files, ranks = self.click_grid(state)
+        return clicks_from_text(self.format_turn(state, turn), files, ranks)
+
+    def click_options(self, state: S, prefix: Sequence[str]) -> "ClickOptions":
+        """What may be clicked after ``prefix`` and which turns it completes
+        (``notation.clicks.ClickOptions``).  The default scans the legal
+        turns; a game with very many overrides it with a direct answer that
+        agrees with ``turn_clicks``."""
+        from notation.clicks import click_options
+
+        return click_options(self, state, prefix)
 
     def player_label(self, player: int) -> str:
         """How the notation names a 0-based player."""

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engine.errors import GameOverError, MalformedTurnError, PbemError, PositionError, TurnError
 from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
 from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
 from engine.greenhouse.rules import deliver, read_orders
+from notation import greenhouse_clicks
+from notation.clicks import ClickOptions
 from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
 from notation.quote import quote
 
@@ -98,6 +100,14 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
             written = text.strip() if isinstance(text, str) else text
             raise type(error)(f"{quote(written)}: {error}") from None
         return turn
+
+    def turn_clicks(self, state: GreenhouseState, turn: Breed | GiveUp) -> tuple[str, ...]:
+        """The parents' stacks, then each chromosome of the children (or
+        the "give up" button): ``notation.greenhouse_clicks``."""
+        return greenhouse_clicks.turn_clicks(turn)
+
+    def click_options(self, state: GreenhouseState, prefix: Sequence[str]) -> ClickOptions:
+        return greenhouse_clicks.click_options(state, prefix)
 
     def format_turn(self, state: GreenhouseState, turn: Breed | GiveUp) -> str:
         if isinstance(turn, GiveUp):

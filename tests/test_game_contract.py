@@ -10,6 +10,8 @@
   ``result``, ``ranking`` and ``scores`` consistent after every turn;
 - records of those games replay to the same final position and round-trip
   through text and JSON;
+- every legal turn can be played by clicking (``Notation.turn_clicks`` and
+  ``Notation.click_options``, ``notation/clicks.py``);
 - views leak nothing: a chance game's seed is in no state, view, position,
   diagram or record before the end;
 - a chance game's record replays without the seed, verifies against the
@@ -484,3 +486,49 @@ def test_a_chance_record_replays_without_the_seed_and_verifies_against_it(name):
         record.tags[records.SEED_HASH] = records.chance.commitment(other)
         with pytest.raises(RecordError, match="does not deal the recorded start|does not give the recorded outcome"):
             records.check(records.read(records.write_text(record)))
+
+
+# -- play by clicking ------------------------------------------------------------
+#: a player may be asked to choose among at most this many turns that fit the same clicks
+MOST_CHOICES = 12
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_legal_turn_can_be_played_by_clicking(name):
+    """Each legal turn's clicks (``Notation.turn_clicks``) lead, step by
+    step through ``Notation.click_options``, to the turn: every click is
+    offered when its turn needs it, the last one completes the turn among
+    few enough choices, no offered click leads nowhere, and every click
+    that names a square of the board is a square the board draws."""
+    from pbem import diagram_regions
+
+    kind = kind_of(name)
+    rules, notation = kind.rules, kind.notation
+    rng = random.Random(name)
+    walked = 0
+    for state, _ in positions(name)[::3]:
+        if rules.is_over(state):
+            continue
+        drawn = diagram_regions.regions(notation.diagram(state))["regions"]
+        files, ranks = notation.click_grid(state)
+        turns = some_turns(rules, state, 200)
+        for turn in rng.sample(turns, min(len(turns), 4)):
+            clicks = notation.turn_clicks(state, turn)
+            text = notation.format_turn(state, turn)
+            assert clicks and all(isinstance(c, str) and c.strip() and len(c) <= 100 for c in clicks), clicks
+            for click in clicks:
+                if re.fullmatch(r"[a-z][1-9][0-9]?", click) and files:
+                    assert click in drawn, f"{text}: {click} is not a square of the board"
+            for step in range(len(clicks) + 1):
+                answer = notation.click_options(state, clicks[:step])
+                assert text.startswith(answer.text) or step == len(clicks), (text, answer.text)
+                if step < len(clicks):
+                    assert clicks[step] in answer.next, f"{text}: after {clicks[:step]} {clicks[step]!r} is not offered"
+                    for other in answer.next[:3]:
+                        further = notation.click_options(state, (*clicks[:step], other))
+                        assert further.next or further.complete, f"{clicks[:step]} then {other!r} leads nowhere"
+                else:
+                    assert text in answer.complete, f"the clicks {clicks} do not complete {text}"
+                    assert len(answer.complete) <= MOST_CHOICES, f"{clicks} fit {len(answer.complete)} turns"
+            walked += 1
+    assert walked > 0

@@ -87,6 +87,14 @@ def document() -> dict[str, Any]:
         "summary": "what a turn would do, without playing it",
         "parameters": [{"name": "turn", "in": "query", "required": True, "schema": {"type": "string"}}],
         "responses": _responses("the position after the turn", "Preview", ("400", "401", "403", "404", "409", "422"))}})
+    spec.path("/games/{game_id}/clicks", parameters=[_GAME_ID], operations={"get": {
+        "summary": "play by clicking, step by step: after the clicks given, what may be clicked next "
+                   "(next), the turns those clicks complete (complete), the turn's text so far (text)",
+        "parameters": [{"name": "click", "in": "query", "schema": {"type": "array", "items": {"type": "string"}},
+                        "style": "form", "explode": True,
+                        "description": "the clicks so far, in order: squares (a1), zone items (#3) or words"}],
+        "responses": _responses("the next possible clicks and the turns completed", None,
+                                ("400", "401", "403", "404"))}})
     spec.path("/games/{game_id}/record", parameters=[_GAME_ID], operations={"get": {
         "summary": "the game record, as text (default) or JSON",
         "parameters": [{"name": "format", "in": "query", "schema": {"type": "string", "enum": ["text", "json"]}}],

@@ -204,6 +204,22 @@ def preview(game_id: str):
     ))
 
 
+@bp.get("/games/<game_id>/clicks")
+def clicks(game_id: str):
+    """Play by clicking, step by step: ``?click=a1&click=a3`` (the clicks
+    so far, in order) answers what may be clicked next and which turns those
+    clicks complete (``notation.clicks``)."""
+    player = api_player()
+    game, seat = game_for_player(get_session(), game_id, player)
+    prefix = request.args.getlist("click")
+    if len(prefix) > 100 or any(len(c) > 100 for c in prefix):
+        raise BadInput("give at most 100 clicks of at most 100 characters each, as ?click=a1&click=a3")
+    options = views.clicks(game, seat.number, prefix)
+    if options is None:
+        raise BadInput(f"it is not your turn in game {game.id}, so there is nothing to click")
+    return jsonify(options.as_dict())
+
+
 @bp.get("/games/<game_id>/record")
 def record(game_id: str):
     player = api_player()

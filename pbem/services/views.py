@@ -31,7 +31,9 @@ from engine.base import Game as Rules
 from engine.base import settle_from_seed
 from notation import record as record_format
 from notation import registry
-from pbem import diagrams, records
+from notation.base import Notation
+from notation.clicks import ClickOptions, clicked_turns
+from pbem import diagram_regions, diagrams, records
 from pbem.models import FINISHED, OPEN_STATUSES, Game, Player, Turn
 from pbem.play import dealt_state, kind_of, seat_of, seats_of, state_of
 
@@ -201,6 +203,48 @@ def legal(game: Game, seat: int | None, limit: int) -> tuple[list[str], bool]:
     if seat is None or mover(game) != seat:
         return [], False
     return kind_of(game).notation.first_legal_texts(state_of(game), limit)
+
+
+def clicks(game: Game, seat: int | None, prefix: list[str]) -> ClickOptions | None:
+    """Play by clicking, step by step: after the clicks ``prefix``, what
+    ``seat`` may click next and which turns they complete
+    (``notation.clicks``); None unless it is that seat's turn.  Asked of the
+    seat's view, so no click reveals what the seat may not see."""
+    if seat is None or mover(game) != seat:
+        return None
+    return kind_of(game).notation.click_options(_viewed(game, seat, state_of(game)), prefix)
+
+
+#: at most this many legal turns (with their clicks) go into the game page;
+#: with more the browser asks ``clicks`` click by click
+CLICKED_TURNS_SENT = 3000
+
+
+def click_board(game: Game, seat: int | None, limit: int = CLICKED_TURNS_SENT) -> dict[str, Any] | None:
+    """What the browser needs to play by clicking now, for ``seat`` to
+    move: where the board's clickable squares and zone items are drawn, and
+    every legal turn with its clicks (``turns`` None when there are more
+    than ``limit``, or when the game answers ``click_options`` itself: then
+    ask ``clicks`` step by step).  None unless it is
+    that seat's turn."""
+    if seat is None or mover(game) != seat:
+        return None
+    notation = kind_of(game).notation
+    state = _viewed(game, seat, state_of(game))
+    # a game that answers click by click itself (it has very many turns) is asked that way
+    stepwise = type(notation).click_options is not Notation.click_options
+    listed = None if stepwise else clicked_turns(notation, state, limit)
+    return {"board": diagram_regions.regions(notation.diagram(state)),
+            "turns": None if listed is None else [[text, list(c)] for text, c in listed]}
+
+
+def preview_marked_svg(game: Game, seat: int | None, preview: Any) -> str:
+    """The board after a previewed turn, as ``seat`` sees it, with the
+    squares and zone items the turn changed outlined."""
+    notation = kind_of(game).notation
+    before = notation.diagram(_viewed(game, seat, state_of(game)))
+    sight = of_preview(game, seat, preview)
+    return diagram_regions.marked_svg(sight.svg(), diagram_regions.changed(before, notation.diagram(sight.state)))
 
 
 def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> str:

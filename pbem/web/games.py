@@ -119,7 +119,8 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
                            preview=preview, preview_svg=preview_svg, shown=shown,
                            shown_position=sight.position if sight is not None else None,
                            legend_lines=legend[0], start_position=_viewed_position(session, game, seat.number, 0), guide=guides.link(game.kind),
-                           created_by_you=game.creator_id == player.id), status
+                           created_by_you=game.creator_id == player.id,
+                           clicking=views.click_board(game, seat.number) if shown == game.ply else None), status
 
 
 def _rounds(turn_list: list[dict]) -> list[list[dict]]:
@@ -245,4 +246,25 @@ def board(game_id: str, ply: int, fmt: str):
         abort(404)
     response = Response(body, mimetype=diagrams.FORMATS[fmt])
     response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
+
+
+@bp.get("/games/<game_id>/preview.svg")
+@sign_in_required
+def preview_board(game_id: str):
+    """The board after ``?turn=...`` as the signed-in player would play it
+    now, the squares it changes outlined (play by clicking shows it); 400
+    with the reason as text when the turn cannot be played."""
+    player = current_player()
+    session = get_session()
+    game, seat = game_for_player(session, game_id, player)
+    text = request.args.get("turn", "")
+    if len(text) > MAX_TURN:
+        return Response(too_long(text, kind_of(game).notation.example_turn(None)), status=400, mimetype="text/plain")
+    try:
+        preview = turns.preview_turn(session, game_id, player, text)
+    except ServiceError as failure:
+        return Response(str(failure), status=failure.status, mimetype="text/plain")
+    response = Response(views.preview_marked_svg(game, seat.number, preview), mimetype=diagrams.FORMATS["svg"])
+    response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -1,0 +1,96 @@
+"""Where a diagram's clickable things are drawn, for play by clicking
+(``notation.clicks``): each square of the grid, by its name ("a1"), and
+each item of a zone drawn as a group (a stack, a card, a die, a tile), by
+the group's title up to its first colon (a stack "#3").  Rectangles are in
+the picture's own units (``pbem.diagrams`` lays it out), so the browser
+places them over the board image at any size.
+
+Also the marks of a preview: the squares and zone items that a turn
+changes, drawn as outlined rectangles over the SVG of the position after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from notation.base import Diagram
+from pbem import diagram_zones as zones
+from pbem import diagrams
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
+MARK = "#ff6f00"
+
+
+def _bounds(ops: list[zones.Op]) -> Rect | None:
+    xs: list[float] = []
+    ys: list[float] = []
+    for op in ops:
+        if op[0] == "rect":
+            xs += [op[1][0], op[1][2]]
+            ys += [op[1][1], op[1][3]]
+        elif op[0] == "polygon":
+            xs += [x for x, _ in op[1]]
+            ys += [y for _, y in op[1]]
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            xs += [cx - r, cx + r]
+            ys += [cy - r, cy + r]
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def _zone_items(diagram: Diagram) -> list[tuple[str, str, Rect]]:
+    """(id, title, rectangle) of each group the zones draw."""
+    _, _, block, zones_top, _ = diagrams._layout(diagram)
+    if block is None:
+        return []
+    found: list[tuple[str, str, Rect]] = []
+    title, group = None, []
+    for op in zones.moved(block.ops, 8, zones_top):
+        if op[0] == "group":
+            title, group = op[1], []
+        elif op[0] == "end" and title is not None:
+            rect = _bounds(group)
+            if rect is not None:
+                found.append((title.split(":")[0].strip(), title, rect))
+            title = None
+        elif title is not None:
+            group.append(op)
+    return found
+
+
+def regions(diagram: Diagram) -> dict[str, Any]:
+    """The picture's size and a rectangle per clickable thing:
+    ``{"width", "height", "regions": {id: [x0, y0, x1, y1]}}``."""
+    width, height = diagrams._size(diagram)
+    found: dict[str, list[float]] = {}
+    for rank in range(diagram.ranks if diagram.has_grid else 0):
+        for file in range(diagram.files):
+            x, y = diagrams._origin(diagram, file, rank)
+            found[diagram.square_name(file, rank)] = [x, y, x + diagrams.CELL, y + diagrams.CELL]
+    for name, _, rect in _zone_items(diagram):
+        found.setdefault(name, list(rect))
+    return {"width": width, "height": height, "regions": found}
+
+
+def changed(before: Diagram, after: Diagram) -> list[Rect]:
+    """Where ``after`` differs from ``before``: each square whose piece
+    changed (drawn on ``after``), and each zone item of ``after`` that is
+    new or drawn differently."""
+    marks: list[Rect] = []
+    if after.has_grid and (before.files, before.ranks) == (after.files, after.ranks):
+        for rank in range(after.ranks):
+            for file in range(after.files):
+                if before.cells.get((file, rank)) != after.cells.get((file, rank)):
+                    x, y = diagrams._origin(after, file, rank)
+                    marks.append((x, y, x + diagrams.CELL, y + diagrams.CELL))
+    old = {title for _, title, _ in _zone_items(before)}
+    marks.extend(rect for _, title, rect in _zone_items(after) if title not in old)
+    return marks
+
+
+def marked_svg(svg: str, marks: list[Rect]) -> str:
+    """``svg`` with each mark outlined over it."""
+    drawn = "".join(f'<rect class="changed" x="{x0 + 1.5:.1f}" y="{y0 + 1.5:.1f}" width="{x1 - x0 - 3:.1f}" '
+                    f'height="{y1 - y0 - 3:.1f}" fill="none" stroke="{MARK}" stroke-width="3" '
+                    f'stroke-dasharray="6 3"/>' for x0, y0, x1, y1 in marks)
+    return svg.replace("</svg>", drawn + "</svg>", 1)
