@@ -25,9 +25,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.load(app, test_config)
     db.init_app(app)
 
-    from pbem import api, limits, security, web
+    from pbem import api, limits, page_cookies, security, web
 
     security.init_app(app)
+    page_cookies.init_app(app)
     limits.init_app(app)
     web.init_app(app)
     api.init_app(app)

@@ -1,0 +1,47 @@
+"""The session cookie is refreshed by pages, never by what a page loads:
+a board image or preview that comes back late must not put back an older
+cookie (it would lose the "You played ..." note of the turn just played)."""
+
+from __future__ import annotations
+
+import re
+
+from pbem.services import web_sessions
+
+
+def _signed_in(client, session, player) -> None:
+    secret = web_sessions.start(session, player)
+    with client.session_transaction() as cookie:
+        cookie[web_sessions.COOKIE_KEY] = secret
+        cookie.permanent = True
+
+
+def test_a_page_refreshes_the_cookie_and_an_image_it_loads_does_not(client, session, make_players, start_game):
+    alice, bob = make_players("alice", "bob")
+    game = start_game(alice, bob)
+    _signed_in(client, session, alice)
+    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
+    assert page.status_code == 200 and "Set-Cookie" in page.headers
+    board = client.get(f"/games/{game.id}/board/0.png", headers={"Sec-Fetch-Dest": "image"})
+    assert board.status_code == 200 and board.mimetype == "image/png"
+    assert "Set-Cookie" not in board.headers
+
+
+def test_a_late_board_image_does_not_lose_the_note_of_the_turn_just_played(app, client, session, make_players,
+                                                                          start_game):
+    alice, bob = make_players("alice", "bob")
+    game = start_game(alice, bob)
+    _signed_in(client, session, alice)
+    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    name = app.config.get("SESSION_COOKIE_NAME", "session")
+    before = client.get_cookie(name).value  # the cookie a board request in flight carries
+    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
+                                                         "action": "play"}, headers={"Sec-Fetch-Dest": "document"})
+    assert played.status_code == 302
+    # the board asked for before Play answers now, with the cookie it was sent with
+    late = app.test_client(use_cookies=False).get(f"/games/{game.id}/board/0.png",
+                                                  headers={"Cookie": f"{name}={before}", "Sec-Fetch-Dest": "image"})
+    assert late.status_code == 200 and "Set-Cookie" not in late.headers
+    shown = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"}).get_data(as_text=True)
+    assert "You played a1." in shown
