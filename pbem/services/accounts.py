@@ -316,3 +316,18 @@ def revoke_api_token(session: Session, player: Player, token_id: Any) -> None:
         raise NotFound(f"you have no API token {shown if len(shown) <= 20 else shown[:20] + '…'}")
     session.delete(row)
     session.commit()
+
+
+def set_language(session: Session, player: Player, language: Any) -> Player:
+    """Set the player's language ("en", "fr", or "" for the browser's);
+    ``BadInput`` names the choices; commits."""
+    from pbem.i18n import LANGUAGES, gettext, setting_of
+
+    text = str(language or "").strip().lower()
+    if text and not setting_of(text):
+        raise BadInput(gettext("the language is one of %(choices)s, or empty for the browser's; not %(value)r",
+                               choices=", ".join(LANGUAGES), value=text[:20]))
+    player.language = text
+    session.add(player)
+    session.commit()
+    return player
