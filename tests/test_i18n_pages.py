@@ -125,7 +125,11 @@ def test_a_refused_turn_and_a_bad_language_say_so_in_french(app, pages):
     assert "la langue est l'une de en, fr" in unescape(response.get_data(as_text=True))
     response = play(alice, playing, "zz9")
     assert response.status_code == 422
-    assert untranslated(response.get_data(as_text=True)) == []
+    html = unescape(response.get_data(as_text=True))
+    assert untranslated(html) == []
+    refusal = re.search(r'id="turn-error"[^>]*>(.*?)</p>', html, re.S).group(1)
+    assert "pendant la mise en place" in refusal, refusal  # the notation's own refusal, in French
+
 
 
 def test_the_english_check_catches_english(app, client):
