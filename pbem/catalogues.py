@@ -3,8 +3,9 @@ merge them into the ``.po`` files, list what has no translation, compile.
 
 Two catalogues: the server's (``pbem/translations``, domain ``messages``:
 pages, server errors, mail) and the games' (``engine/locale``, domain
-``games``: the refusals of the rules and the notation, engine/ and
-notation/, which know nothing of Flask).  ``sh scripts/i18n update|missing|compile``
+``games``: the refusals of the rules and the notation, and the mail
+layer's own words: engine/, notation/ and mail/, which know nothing of
+Flask, through ``engine.i18n``).  ``sh scripts/i18n update|missing|compile``
 (docs/i18n.md); the test ``tests/test_i18n_catalogues.py`` fails when a
 marked message is missing from a catalogue or has no French translation."""
 
@@ -32,7 +33,7 @@ class Source:
 SOURCES = (
     Source("messages", ROOT / "pbem" / "translations", ("pbem",),
            (("translations/**", "ignore"), ("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"))),
-    Source("games", ROOT / "engine" / "locale", ("engine", "notation"), (("**.py", "python"),)),
+    Source("games", ROOT / "engine" / "locale", ("engine", "notation", "mail"), (("**.py", "python"),)),
 )
 KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
 LANGUAGES = ("fr",)

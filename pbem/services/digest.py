@@ -10,6 +10,8 @@ last sent, so two runs never send it twice."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 import re
 from datetime import datetime
 from typing import Any
@@ -46,7 +48,7 @@ def set_preferences(session: Session, player: Player, *, reminder_hours: Any = N
         prefs.reminder_hours = _hours_text(reminder_hours)
     if digest is not None:
         if not isinstance(digest, bool):
-            raise BadInput(f"digest is true (one mail a day) or false (a mail per move); not {digest!r}")
+            raise BadInput(gettext('digest is true (one mail a day) or false (a mail per move); not %(digest)s', digest=repr(digest)))
         prefs.digest = digest
     session.add(prefs)
     session.commit()
@@ -62,11 +64,10 @@ def _hours_text(value: Any) -> str:
             continue
         text = str(part)
         if isinstance(part, bool) or not re.fullmatch(r"[0-9]{1,4}", text) or not 1 <= int(text) <= 720:
-            raise BadInput(f"reminders are whole hours before the deadline from 1 to 720, {example}; "
-                           f"not {part[:40] if isinstance(part, str) else part!r}")
+            raise BadInput(gettext('reminders are whole hours before the deadline from 1 to 720, %(example)s; not %(value)s', example=example, value=repr(part[:40] if isinstance(part, str) else part)))
         hours.append(int(text))
     if len(set(hours)) > 5:
-        raise BadInput(f"at most 5 reminders a turn, {example}")
+        raise BadInput(gettext('at most 5 reminders a turn, %(example)s', example=example))
     return ",".join(str(h) for h in sorted(set(hours), reverse=True))
 
 

@@ -3,6 +3,8 @@ preview, legal turns, lifecycle buttons), diagrams and record downloads."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 import re
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
@@ -160,7 +162,7 @@ def play(game_id: str):
         if failure.status in (403, 404):
             raise
         return _game_page(game_id, turn_text=text, error=failure.message, status=failure.status)
-    flash(f"You played {done.turn.canonical}.")
+    flash(gettext('You played %(canonical)s.', canonical=done.turn.canonical))
     return redirect(url_for("games.show", game_id=done.game.id))
 
 

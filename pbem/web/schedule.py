@@ -107,24 +107,22 @@ def time_control_args(form: dict[str, Any], amount: int | None) -> dict[str, Any
     from pbem.services.errors import BadInput
 
     if form["unit"] not in _UNITS:
-        raise BadInput(f"the time per turn is counted in hours or days, not {form['unit'][:20]!r}")
+        raise BadInput(gettext('the time per turn is counted in hours or days, not %(value)s', value=repr(form['unit'][:20])))
     if amount is None:
         given = [name.replace("_", " ") for name in _BANK_FIELDS if form[name]]
         if given:
-            raise BadInput(f"the {' and '.join(given)} need a time per turn; give one, or empty "
-                           f"the bank fields for a game without a clock")
+            raise BadInput(gettext('the %(given)s need a time per turn; give one, or empty the bank fields for a game without a clock', given=' and '.join(given)))
         return {"hours_per_turn": None}
     most = 365 if form["unit"] == "days" else 24 * 365
     if not 1 <= amount <= most:
-        raise BadInput(f"the time per turn is from 1 to {most} {form['unit']}, or empty for no limit; not {amount}")
+        raise BadInput(gettext('the time per turn is from 1 to %(most)s %(form)s, or empty for no limit; not %(amount)s', most=most, form=form['unit'], amount=amount))
     control: dict[str, Any] = {"on_timeout": form["on_timeout"], "weekends": form["weekends"]}
     control["days_per_turn" if form["unit"] == "days" else "hours_per_turn"] = amount
     for name in _BANK_FIELDS:
         text = form[name]
         if text:
             if not _WHOLE.fullmatch(text):
-                raise BadInput(f"{name.replace('_', ' ')} is a whole number of hours, such as 24, or empty; "
-                               f"not {text[:20]!r}")
+                raise BadInput(gettext('%(replace)s is a whole number of hours, such as 24, or empty; not %(text)s', replace=name.replace('_', ' '), text=repr(text[:20])))
             control[name] = int(text)
     check_bank_cap(control)
     return {"time_control": control}
