@@ -73,9 +73,12 @@ def compile_catalogues(locale_dir: Path, domain: str) -> None:
         with open(po_path, "rb") as po_file:
             catalogue = read_po(po_file, locale=po_path.parent.parent.name)
         tmp = mo_path.with_suffix(f".mo.{os.getpid()}")
-        with open(tmp, "wb") as mo_file:
-            write_mo(mo_file, catalogue)
-        os.replace(tmp, mo_path)
+        try:
+            with open(tmp, "wb") as mo_file:
+                write_mo(mo_file, catalogue)
+            os.replace(tmp, mo_path)
+        except OSError:  # a read-only install: its .mo files were compiled when it was built
+            continue
 
 
 @lru_cache(maxsize=None)

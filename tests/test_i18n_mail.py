@@ -2,8 +2,8 @@
 gets the invitation, the start, 'your turn', the move list, the mail
 robot's answers (a refused turn with the rules' own reason, help) and the
 game-over mail in French, while a player without a setting gets them in
-English, in the same game.  The digest and reminder bodies are not yet
-translated (docs/i18n.md)."""
+English, in the same game; the digest, the reminders and the sign-in link
+mail in both languages."""
 
 from __future__ import annotations
 
@@ -77,3 +77,43 @@ def test_the_robot_answers_in_the_senders_language(french_alice):
     over_bob = [m for m in robot.to("bob@example.org", resigned)]
     assert any("partie finie" in str(m["Subject"]) or "Vous avez abandonné" in plain_text(m) for m in over_alice)
     assert any("game over" in str(m["Subject"]) for m in over_bob)
+
+
+def test_the_digest_reminder_and_sign_in_mail_in_both_languages(app, session, make_players, start_game):
+    from datetime import timedelta
+
+    from pbem.i18n import for_language
+    from pbem.models import utcnow
+    from pbem.services import digest
+    from pbem.services.sweep_reminders import reminder_mail
+
+    alice, bob = make_players("alice", "bob")
+    game = start_game(alice, bob)
+    game.deadline = utcnow() + timedelta(hours=30)
+    with app.test_request_context():
+        words = {}
+        for language in ("en", "fr"):
+            with for_language(language):
+                subject, body = digest._digest_words(session, alice, [game], utcnow())
+                reminder = reminder_mail(game, 0, timedelta(hours=5))
+            words[language] = subject + "\n" + body + "\n" + reminder[0] + "\n" + "\n".join(reminder[1] + reminder[2])
+    assert "Daily digest: 1 game waiting for you" in words["en"] and "about 5 hours" in words["en"]
+    assert "Résumé du jour : 1 partie vous attend" in words["fr"] and "environ 5 heures" in words["fr"]
+    assert "Rappel : c'est à vous de jouer" in words["fr"]
+    assert english_left(words["fr"]) == [], words["fr"]
+
+
+def test_a_sign_in_link_mail_follows_the_page_that_asked_for_it(app, client):
+    from sqlmodel import select
+
+    from pbem.db import get_session
+    from pbem.models import OutboxMessage
+    from test_web_pages import csrf
+
+    page = client.get("/auth/sign-in", headers={"Accept-Language": "fr"})
+    assert "Pas de mot de passe" in page.get_data(as_text=True)
+    client.post("/auth/sign-in", data={"email": "carol@example.org", "next": "/", "csrf_token": csrf(page)},
+                headers={"Accept-Language": "fr"})
+    with app.app_context():
+        mail = get_session().exec(select(OutboxMessage).where(OutboxMessage.to_addr == "carol@example.org")).one()
+    assert mail.subject == "Votre lien de connexion à pbem" and "Connectez-vous à pbem" in mail.body

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pbem.i18n import gettext
 
+import contextlib
 import functools
 import hashlib
 import re
@@ -213,14 +214,14 @@ def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Pla
     player = player_for_email(session, email)
     link = sign_in_link(session, player, next_path)
     minutes = current_app.config["SIGN_IN_MAX_AGE"] // 60
-    outbox.queue(
-        session,
-        player.email,
-        "Your pbem sign-in link",
-        f"Sign in to pbem with this link (it works once, within {minutes} minutes):\n\n{link}\n\n"
-        "If you did not ask for it, ignore this message.\n",
-        kind=SIGN_IN_KIND,
-    )
+    from pbem.i18n import for_player
+
+    # in the player's language; without a setting, in the language of the page that asked for the link
+    with for_player(player) if player.language else contextlib.nullcontext():
+        subject = gettext("Your pbem sign-in link")
+        body = gettext("Sign in to pbem with this link (it works once, within %(minutes)s minutes):\n\n%(link)s\n\n"
+                       "If you did not ask for it, ignore this message.\n", minutes=minutes, link=link)
+    outbox.queue(session, player.email, subject, body, kind=SIGN_IN_KIND)
     session.commit()
     return player
 

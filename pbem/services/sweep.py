@@ -23,7 +23,7 @@ and a timeout never both apply.
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
+from pbem.i18n import for_player, gettext
 
 import logging
 from dataclasses import dataclass
@@ -179,7 +179,8 @@ def _check(session: Session, game: Game, now: datetime) -> str | None:
 
 
 def _remind(session: Session, game: Game, player: Player, seat: Seat, left: timedelta) -> None:
-    subject, lines, after = reminder_mail(game, seat.number, left)
+    with for_player(player):
+        subject, lines, after = reminder_mail(game, seat.number, left)
     notify.send(session, player, game, subject, lines, after=after)
 
 
