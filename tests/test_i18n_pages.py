@@ -70,6 +70,7 @@ def pages(app):
     post(bob, f"/games/{finished}/accept")
     post(alice, f"/games/{finished}/resign", confirm="yes")
     me = re.search(r'href="/players/(\d+)"', alice.get("/").get_data(as_text=True)).group(1)
+    bob.get("/")  # the flashed notes of the set-up, written in English, are shown (and gone) here
     signed_in = ["/", "/games/new", f"/games/{playing}", f"/games/{playing}?ply=0", f"/games/{inviting}",
                  f"/games/{finished}", f"/games/{playing}/resign", "/lobby", f"/players/{me}", "/rules",
                  "/rules/logger", "/rules/attactics", "/rules/ataxx", "/rules/greenhouse", "/puzzles", "/settings",
