@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from flask import Flask, g, has_request_context, request
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext, ngettext
 
 from engine import i18n as games_i18n
@@ -23,6 +23,8 @@ from engine import i18n as games_i18n
 LANGUAGES = games_i18n.LANGUAGES
 NAMES = {"en": "English", "fr": "Français"}
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+#: app.extensions key of the function giving the signed-in player of a request (set by ``pbem.web``)
+PLAYER_OF_REQUEST = "pbem_player_of_request"
 
 __all__ = ["gettext", "lazy_gettext", "ngettext", "init_app", "for_language", "for_player", "LANGUAGES", "NAMES"]
 
@@ -35,12 +37,9 @@ def setting_of(value: Any) -> str:
 
 def _select_locale() -> str:
     if has_request_context():
-        from pbem.services.web_sessions import current_player
-
-        if "forced_language" in g:
-            return g.forced_language
+        current_player = current_app.extensions.get(PLAYER_OF_REQUEST)
         try:
-            player = current_player()
+            player = current_player() if current_player is not None else None
         except Exception:  # no database at hand (an error page before it): the browser's choice
             player = None
         if player is not None and setting_of(getattr(player, "language", "")):

@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from pbem.config import dev_mailbox_enabled
-from pbem.i18n import gettext, lazy_gettext
+from pbem.i18n import PLAYER_OF_REQUEST, gettext, lazy_gettext
 from pbem.json_errors import error_response
 from pbem.security import csrf
 from pbem.services.errors import ServiceError
@@ -68,6 +68,7 @@ def init_app(app: Flask) -> None:
     from pbem.web import auth, devmail, games, guides, lobby, puzzles, refusal, schedule, tokens
 
     csrf.init_app(app)
+    app.extensions[PLAYER_OF_REQUEST] = auth.current_player  # whose language setting a page is in
     app.register_blueprint(auth.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(guides.bp)
