@@ -11,6 +11,8 @@ people number them from 1.
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -88,16 +90,15 @@ class ChanceEvent:
 
     def __post_init__(self) -> None:
         if self.kind not in ("draw", "roll"):
-            raise ValueError(f"a chance event is a draw or a roll, not {self.kind!r}")
+            raise ValueError(_('a chance event is a draw or a roll, not {kind}', kind=repr(self.kind)))
         if not re.fullmatch(r"[a-z][a-z0-9-]{0,19}", self.purpose):
-            raise ValueError(f"a chance event's purpose is a short lowercase word, not {self.purpose!r}")
+            raise ValueError(_("a chance event's purpose is a short lowercase word, not {purpose}", purpose=repr(self.purpose)))
         if self.count < 1 or (self.kind == "draw" and self.count > len(self.items)) \
                 or (self.kind == "roll" and self.sides < 2):
-            raise ValueError(f"impossible chance event {self!r}")
+            raise ValueError(_('impossible chance event {self_}', self_=repr(self)))
         for item in self.items:  # records write them as {draw kiwi}; "2." would start a round there
             if not isinstance(item, str) or not item or re.search(r"[\s{}|]", item) or re.fullmatch(r"\d+\.", item):
-                raise ValueError(f"a drawn item is a word without spaces, braces or '|', and not a number and a "
-                                 f"dot (a round's number in a record); not {item!r}")
+                raise ValueError(_("a drawn item is a word without spaces, braces or '|', and not a number and a dot (a round's number in a record); not {item}", item=repr(item)))
 
     def allows(self, outcome: Sequence[str]) -> bool:
         """True when ``outcome`` is one this event can produce."""
@@ -164,12 +165,11 @@ class Game(ABC, Generic[S, T]):
             name = str(key).strip().lower()
             if name not in specs:
                 known = ", ".join(sorted(specs)) or "none"
-                raise OptionError(f"{self.name} has no option {shown(key)}; its options are: {known}")
+                raise OptionError(_('{name} has no option {key}; its options are: {known}', name=self.name, key=shown(key), known=known))
             text = str(value).strip().lower()
             if text not in specs[name].choices:
                 raise OptionError(
-                    f"option {name}={shown(value)} is not allowed for {self.name}; "
-                    f"choose one of: {', '.join(specs[name].choices)}"
+                    _('option {name}={value} is not allowed for {name2}; choose one of: {join}', name=name, value=shown(value), name2=self.name, join=', '.join(specs[name].choices))
                 )
             result[name] = text
         return result
@@ -178,8 +178,9 @@ class Game(ABC, Generic[S, T]):
         if not self.min_players <= players <= self.max_players:
             count = (f"{self.min_players}" if self.min_players == self.max_players
                      else f"{self.min_players} to {self.max_players}")
-            noun = "player" if count == "1" else "players"
-            raise OptionError(f"{self.title or self.name} is for {count} {noun}, not {players}")
+            message = (_('{game} is for 1 player, not {players}') if count == "1"
+                       else _('{game} is for {count} players, not {players}'))
+            raise OptionError(message.format(game=self.title or self.name, count=count, players=players))
 
     # -- the rules -----------------------------------------------------
     @abstractmethod
@@ -229,7 +230,7 @@ class Game(ABC, Generic[S, T]):
         """The state after chance gave ``outcome`` to the event
         ``chance(state)`` asked for; raise ``IllegalTurnError`` when the
         event cannot give it (a record that lies)."""
-        raise NotImplementedError(f"{self.name} waits for no chance event")
+        raise NotImplementedError(_('{name} waits for no chance event', name=self.name))
 
     @abstractmethod
     def result(self, state: S) -> Result | None:
@@ -258,7 +259,7 @@ class Game(ABC, Generic[S, T]):
         time ran out (the "forfeit" timeout policy).  Games without a way to
         skip a turn raise ``NotImplementedError``; the server then lets the
         game wait instead."""
-        raise NotImplementedError(f"{self.name} has no forfeited turn")
+        raise NotImplementedError(_('{name} has no forfeited turn', name=self.name))
 
     def view(self, state: S, player: int | None) -> S:
         """What ``player`` (None: a spectator) may see.  Games without hidden
@@ -320,11 +321,11 @@ def settle(game: Game[S, T], state: S, decide: Callable[[ChanceEvent, int], Sequ
     while event is not None:
         outcome = tuple(decide(event, len(happened)))
         if not event.allows(outcome):
-            raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
+            raise IllegalTurnError(_('{kind} {purpose} cannot give {value}', kind=event.kind, purpose=repr(event.purpose), value=' '.join(outcome) or 'nothing'))
         state = game.apply_chance(state, outcome)
         happened.append((event, outcome))
         if len(happened) > 10_000:
-            raise RuntimeError(f"{game.name}: more than 10,000 chance events in a row")
+            raise RuntimeError(_('{name}: more than 10,000 chance events in a row', name=game.name))
         event = game.chance(state)
     return state, happened
 

@@ -17,6 +17,8 @@ tracebacks are never put in mail (see :func:`safe_reason`).
 """
 from __future__ import annotations
 
+from engine.i18n import N_, _
+
 import html
 import re
 from collections.abc import Sequence
@@ -27,12 +29,12 @@ from email.utils import format_datetime, make_msgid, parseaddr
 from datetime import datetime, timezone
 
 #: Generic text used instead of anything that looks like a program error.
-INTERNAL_ERROR = "Something went wrong on our side; your mail changed nothing. Please try again later."
+INTERNAL_ERROR = N_("Something went wrong on our side; your mail changed nothing. Please try again later.")
 #: The first line of every notification; :func:`mail.body.reply_text` cuts a
 #: reply at this line, quoted or not, whatever the mail client's quoting style.
 REPLY_MARKER = "## Reply above this line ##"
 #: The words before the refusal link at the foot of a notification.
-REFUSAL_TEXT = "To refuse all mail from this server, with one click"
+REFUSAL_TEXT = _("To refuse all mail from this server, with one click")
 #: At most this many legal turns are listed in an error reply.
 MAX_LEGAL_LISTED = 40
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\s*File \".*\", line \d+", re.MULTILINE)
@@ -61,12 +63,12 @@ def game_thread(game_id: int | str, domain: str) -> Thread:
 def safe_reason(reason: object) -> str:
     """Return *reason* fit for a player's eyes: never an exception or traceback."""
     if isinstance(reason, BaseException) or not isinstance(reason, str):
-        return INTERNAL_ERROR
+        return str(_(INTERNAL_ERROR))
     if _TRACEBACK.search(reason):
-        return INTERNAL_ERROR
+        return str(_(INTERNAL_ERROR))
     reason = reason.strip()
     if not reason:
-        return INTERNAL_ERROR
+        return str(_(INTERNAL_ERROR))
     return reason if len(reason) <= 1000 else reason[:1000] + "..."
 
 
@@ -247,21 +249,21 @@ def compose_reply(
 def error_text(line: str, reason: object, legal: Sequence[str] = (), *, legal_hint: str = "") -> str:
     """The body of an error reply: the line quoted, why, and what would be legal."""
     parts = [
-        "I could not use this line of your mail:",
+        str(_("I could not use this line of your mail:")),
         "> " + " ".join(str(line).split())[:500],
-        "Why: " + safe_reason(reason),
+        str(_("Why: {reason}", reason=safe_reason(reason))),
     ]
     legal = [str(t) for t in legal]
     if legal:
         listed = legal[:MAX_LEGAL_LISTED]
         more = len(legal) - len(listed)
-        block = "What you could send instead:\n" + "\n".join("  " + t for t in listed)
+        block = str(_("What you could send instead:")) + "\n" + "\n".join("  " + t for t in listed)
         if more > 0:
-            block += f"\n  ... and {more} more; reply 'legal' for the full list."
+            block += "\n  " + str(_("... and {more} more; reply 'legal' for the full list.", more=more))
         parts.append(block)
     if legal_hint:
         parts.append(legal_hint)
-    parts.append("Nothing was changed.  Reply 'help' for the commands.")
+    parts.append(str(_("Nothing was changed.  Reply 'help' for the commands.")))
     return "\n\n".join(parts)
 
 

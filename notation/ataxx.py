@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -17,8 +19,8 @@ from notation.quote import quote
 
 _MOVE = re.compile(r"^([a-z][0-9])(?:-?([a-z][0-9]))?$")
 _NUMBER = re.compile(r"[0-9]+\Z")
-_HELP = "an Ataxx move is a clone such as g2, a jump such as a7c5, or the pass 0000"
-_FEN_HELP = "a FEN such as 'x5o/7/7/7/7/7/o5x x 0 1' (ranks 7 to 1; x, o, - blocked, digits for empty squares; side to move; half-move clock; move number)"
+_HELP = _("an Ataxx move is a clone such as g2, a jump such as a7c5, or the pass 0000")
+_FEN_HELP = _("a FEN such as 'x5o/7/7/7/7/7/o5x x 0 1' (ranks 7 to 1; x, o, - blocked, digits for empty squares; side to move; half-move clock; move number)")
 
 
 class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
@@ -32,7 +34,7 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
     def read_turn(self, state: AtaxxState, text: str) -> AtaxxMove:
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a move is text, not {type(text).__name__}")
+            raise MalformedTurnError(_('a move is text, not {name}', name=type(text).__name__))
         cleaned = re.sub(r"\s+", "", text).lower()
         if cleaned in ("0000", "pass", "@@@@", "--"):
             return PASS
@@ -40,21 +42,20 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
         first = parse_square(match[1]) if match else None
         second = parse_square(match[2]) if match and match[2] else None
         if first is None or (match[2] and second is None):
-            raise MalformedTurnError(f"cannot read {quote(text)}: {_HELP}")
+            raise MalformedTurnError(_('cannot read {text}: {help}', text=quote(text), help=_HELP))
         if second is None:
             return AtaxxMove(first)
         if (NEAR[first] >> second) & 1:
             return AtaxxMove(second)  # a clone written from-to
         if not (FAR[first] >> second) & 1:
             raise MalformedTurnError(
-                f"cannot read {quote(text)}: a jump goes exactly two squares, and "
-                f"{square_name(second)} is not two squares from {square_name(first)}"
+                _('cannot read {text}: a jump goes exactly two squares, and {second} is not two squares from {first}', text=quote(text), second=square_name(second), first=square_name(first))
             )
         return AtaxxMove(second, first)
 
     def parse_turn(self, state: AtaxxState, text: str) -> AtaxxMove:
         if self.game.to_move(state) is None:
-            raise GameOverError(f"the game is over in position {self.format_position(state)}; no move can be played")
+            raise GameOverError(_('the game is over in position {state}; no move can be played', state=self.format_position(state)))
         move = self.read_turn(state, text)
         try:
             self.game.check(state, move)
@@ -73,17 +74,17 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
     def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> AtaxxState:
         self.game.normalize_options(options)
         if not isinstance(text, str):
-            raise PositionError("a position is text")
+            raise PositionError(_('a position is text'))
         fields = text.split()
         if fields == ["startpos"]:
             fields = ["x5o/7/7/7/7/7/o5x"]
         if not 1 <= len(fields) <= 4:
-            raise PositionError(f"{_FEN_HELP}; {quote(text)} has {len(fields)} fields")
+            raise PositionError(_('{fen_help}; {text} has {fields} fields', fen_help=_FEN_HELP, text=quote(text), fields=len(fields)))
         fields += ["x", "0", "1"][len(fields) - 1 :]
         board, side, half, full = fields
         rows = board.split("/")
         if len(rows) != SIZE:
-            raise PositionError(f"the board {quote(board)} must have 7 ranks separated by '/'; {_FEN_HELP}")
+            raise PositionError(_("the board {board} must have 7 ranks separated by '/'; {fen_help}", board=quote(board), fen_help=_FEN_HELP))
         x = o = blocked = 0
         for index, row in enumerate(rows):
             rank, file = SIZE - 1 - index, 0
@@ -104,14 +105,13 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
             else:
                 if file == SIZE:
                     continue
-            raise PositionError(f"rank {rank + 1} {quote(row)} must describe 7 squares with x, o, - and digits")
+            raise PositionError(_('rank {value} {row} must describe 7 squares with x, o, - and digits', value=rank + 1, row=quote(row)))
         if side.lower() not in ("x", "o", "b", "w"):
-            raise PositionError(f"the side to move is x or o, not {quote(side)}")
+            raise PositionError(_('the side to move is x or o, not {side}', side=quote(side)))
         if not (_NUMBER.match(half) and _NUMBER.match(full)):
-            raise PositionError(f"the half-move clock and move number are whole numbers, not {half[:20]!r} and {full[:20]!r}")
+            raise PositionError(_('the half-move clock and move number are whole numbers, not {half} and {full}', half=repr(half[:20]), full=repr(full[:20])))
         if len(half) > 6 or len(full) > 6:
-            raise PositionError(f"the half-move clock and move number are at most 999999; "
-                                f"{half[:20]!r} and {full[:20]!r} are too large")
+            raise PositionError(_('the half-move clock and move number are at most 999999; {half} and {full} are too large', half=repr(half[:20]), full=repr(full[:20])))
         return AtaxxState(x, o, blocked, 0 if side.lower() in "xb" else 1, int(half), max(1, int(full)))
 
     def format_position(self, state: AtaxxState) -> str:

@@ -10,6 +10,8 @@ stash; after a grow: d4 ends medium) or ``d4=.`` (left empty).  Positions:
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -45,18 +47,16 @@ _HEAD = re.compile(
 )
 _FILL = re.compile(rf"^({_SQ})=({_SQ}|[sml123]|[.0-])$")
 _SIZES = {"s": 1, "m": 2, "l": 3, "1": 1, "2": 2, "3": 3, ".": 0, "0": 0, "-": 0}
-_HELP = (
-    "an Attactics turn is a move or clone such as a1-c3, a grow such as c3+ or a shrink such as c3-, "
+_HELP = _("an Attactics turn is a move or clone such as a1-c3, a grow such as c3+ or a shrink such as c3-, "
     "followed where you have a choice by fills such as d4=b2 (replace the captured d4 with your piece "
-    "from b2), d4=m (with a medium from your stash; after a grow: d4 ends as a medium) or d4=. (leave it empty)"
-)
+    "from b2), d4=m (with a medium from your stash; after a grow: d4 ends as a medium) or d4=. (leave it empty)")
 _CELL = re.compile(r"([1-4])([sml])|\.|([1-8])")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medium, large
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {_HELP}")
+    return MalformedTurnError(_('cannot read {text}: {why}; {help}', text=quote(text), why=why, help=_HELP))
 
 
 class AttacticsNotation(Notation[AttacticsState, Any]):
@@ -67,10 +67,10 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
     def read_turn(self, state: AttacticsState, text: str):
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+            raise MalformedTurnError(_('a turn is text, not {name}', name=type(text).__name__))
         cleaned = re.sub(r"\s*=\s*", "=", text.strip().lower())
         if not cleaned:
-            raise MalformedTurnError(f"the turn is empty; {_HELP}")
+            raise MalformedTurnError(_('the turn is empty; {help}', help=_HELP))
         head = _HEAD.match(cleaned)
         if not head:
             raise _malformed(text, "it does not start with a move, a grow or a shrink")
@@ -95,14 +95,13 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         piece = state.board[source]
         if not piece or owner(piece) != state.to_move:
             raise IllegalTurnError(
-                f"{what} holds no piece of player {state.to_move + 1}, so it cannot replace the piece "
-                f"captured on {square_name(square)}"
+                _('{what} holds no piece of player {value}, so it cannot replace the piece captured on {square}', what=what, value=state.to_move + 1, square=square_name(square))
             )
         return Fill(square, size_of(piece), source)
 
     def parse_turn(self, state: AttacticsState, text: str):
         if state.to_move is None:
-            raise GameOverError(f"the game is over in position {self.format_position(state)}; no turn can be played")
+            raise GameOverError(_('the game is over in position {state}; no turn can be played', state=self.format_position(state)))
         try:
             turn = self.read_turn(state, text)
             return self.game.canonical(state, turn)
@@ -118,31 +117,29 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
     def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> AttacticsState:
         self.game.normalize_options(options)
         if not isinstance(text, str):
-            raise PositionError("a position is text")
+            raise PositionError(_('a position is text'))
         fields = text.split()
         example = ".......2s/8/8/8/8/8/8/1s....... 1 2"
         if len(fields) not in (2, 3):
             raise PositionError(
-                f"an Attactics position has three fields (ranks 8 to 1, player to move, number of players), "
-                f"such as {example!r}; {quote(text)} has {len(fields)}"
+                _('an Attactics position has three fields (ranks 8 to 1, player to move, number of players), such as {example}; {text} has {fields}', example=repr(example), text=quote(text), fields=len(fields))
             )
         board = _board(fields[0])
         highest = max((owner(p) + 1 for p in board if p), default=0)
         mover_text = fields[1].lower()
         if len(fields) == 3:
             if not (_NUMBER.match(fields[2]) and len(fields[2]) <= 2 and 2 <= int(fields[2]) <= 4):
-                raise PositionError(f"Attactics is for 2 to 4 players, not {fields[2][:20]!r}")
+                raise PositionError(_('Attactics is for 2 to 4 players, not {value}', value=repr(fields[2][:20])))
             players = int(fields[2])
         else:
             players = max(2, highest, int(mover_text[-1]) if _NUMBER.match(mover_text[-1:]) else 0)
         if highest > players:
-            raise PositionError(f"player {highest} has pieces on the board but there are only {players} players")
+            raise PositionError(_('player {highest} has pieces on the board but there are only {players} players', highest=highest, players=players))
         over = mover_text.startswith("w")
         number = mover_text[1:] if over else mover_text
         if not (_NUMBER.match(number) and len(number) <= 2 and 1 <= int(number) <= players):
             raise PositionError(
-                f"the second field is the player to move, 1 to {players}, or w1 to w{players} for a finished "
-                f"game and its winner; not {fields[1][:20]!r}"
+                _('the second field is the player to move, 1 to {players}, or w1 to w{players} for a finished game and its winner; not {value}', players=players, value=repr(fields[1][:20]))
             )
         player = int(number) - 1
         stashes = []
@@ -152,7 +149,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
                 if piece and owner(piece) == p:
                     counts[size_of(piece) - 1] += 1
             if max(counts) > PIECES_PER_SIZE:
-                raise PositionError(f"player {p + 1} has more than {PIECES_PER_SIZE} pyramids of one size on the board")
+                raise PositionError(_('player {value} has more than {pieces_per_size} pyramids of one size on the board', value=p + 1, pieces_per_size=PIECES_PER_SIZE))
             stashes.append(tuple(PIECES_PER_SIZE - c for c in counts))
         state = AttacticsState(tuple(board), players, None if over else player, tuple(stashes), player if over else None)
         self._check_state(state)
@@ -163,20 +160,19 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         counts = [state.on_board(p) for p in range(state.players)]
         alive = [p + 1 for p in range(state.players) if counts[p]]
         if not alive:
-            raise PositionError("no player has a piece on the board")
+            raise PositionError(_('no player has a piece on the board'))
         full = [p + 1 for p in range(state.players) if counts[p] == PIECES]
         if state.winner is not None:
             if state.winner + 1 not in full and alive != [state.winner + 1]:
                 raise PositionError(
-                    f"player {state.winner + 1} has not won here: a winner has all {PIECES} pyramids on the "
-                    "board or is the only player with pyramids on it"
+                    _('player {value} has not won here: a winner has all {pieces} pyramids on the board or is the only player with pyramids on it', value=state.winner + 1, pieces=PIECES)
                 )
             return
         if full or len(alive) == 1:
             who = full[0] if full else alive[0]
-            raise PositionError(f"this game is over (player {who} has won); write the second field as w{who}")
+            raise PositionError(_('this game is over (player {who} has won); write the second field as w{who}', who=who))
         if not counts[state.to_move]:
-            raise PositionError(f"player {state.to_move + 1} has no piece on the board, so is out and cannot move")
+            raise PositionError(_('player {value} has no piece on the board, so is out and cannot move', value=state.to_move + 1))
 
     def format_position(self, state: AttacticsState) -> str:
         ranks = []
@@ -217,7 +213,7 @@ def _cell(piece: int) -> str:
 def _board(text: str) -> list[int]:
     rows = text.lower().split("/")
     if len(rows) != 8:
-        raise PositionError(f"the board {quote(text)} must be eight ranks separated by '/', rank 8 first")
+        raise PositionError(_("the board {text} must be eight ranks separated by '/', rank 8 first", text=quote(text)))
     board = [0] * 64
     for index, row in enumerate(rows):
         rank, file, at = 7 - index, 0, 0
@@ -225,8 +221,7 @@ def _board(text: str) -> list[int]:
             cell = _CELL.match(row, at)
             if not cell or file >= 8:
                 raise PositionError(
-                    f"rank {rank + 1} {quote(row)} must be eight squares: '.' for empty (or a digit counting empty "
-                    f"squares) and pieces such as 1s, 2m, 3l (player, then small, medium or large)"
+                    _("rank {value} {row} must be eight squares: '.' for empty (or a digit counting empty squares) and pieces such as 1s, 2m, 3l (player, then small, medium or large)", value=rank + 1, row=quote(row))
                 )
             if cell[1]:
                 board[rank * 8 + file] = code(int(cell[1]) - 1, "sml".index(cell[2]) + 1)
@@ -235,7 +230,7 @@ def _board(text: str) -> list[int]:
                 file += int(cell[3]) if cell[3] else 1
             at = cell.end()
         if file != 8:
-            raise PositionError(f"rank {rank + 1} {quote(row)} describes {file} squares, not 8")
+            raise PositionError(_('rank {value} {row} describes {file} squares, not 8', value=rank + 1, row=quote(row), file=file))
     return board
 
 

@@ -14,6 +14,8 @@ CSS colour, a text symbol).
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence, TypeVar
@@ -115,7 +117,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not self.face_up and (self.label or self.colour):
-            raise ValueError("a face-down card shows no label or colour")
+            raise ValueError(_('a face-down card shows no label or colour'))
 
 
 @dataclass(frozen=True)
@@ -179,12 +181,12 @@ class Zone:
     def __post_init__(self) -> None:
         wanted = {"grid": "Diagram", "stacks": Stack, "pile": Card, "hand": Card, "dice": Die, "tiles": Tile}
         if self.kind not in wanted:
-            raise ValueError(f"a zone is one of {', '.join(ZONE_KINDS)}; not {self.kind!r}")
+            raise ValueError(_('a zone is one of {zone_kinds}; not {kind}', zone_kinds=', '.join(ZONE_KINDS), kind=repr(self.kind)))
         kind = Diagram if self.kind == "grid" else wanted[self.kind]
         if not all(isinstance(item, kind) for item in self.items):
-            raise ValueError(f"a {self.kind} zone holds {kind.__name__} items")
+            raise ValueError(_('a {kind} zone holds {name} items', kind=self.kind, name=kind.__name__))
         if self.kind == "grid" and len(self.items) != 1:
-            raise ValueError("a grid zone holds exactly one Diagram")
+            raise ValueError(_('a grid zone holds exactly one Diagram'))
 
 
 @dataclass(frozen=True)

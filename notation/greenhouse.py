@@ -8,6 +8,8 @@ Positions: ``<flowers> <orders> <siblings> <next number> <breedings> <status>``.
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 import re
 import unicodedata
 from collections import Counter
@@ -22,7 +24,7 @@ from notation.clicks import ClickOptions
 from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
 from notation.quote import quote
 
-_HELP = ("a Martian Greenhouse turn names two flowers and the two children they give, each child "
+_HELP = _("a Martian Greenhouse turn names two flowers and the two children they give, each child "
          "six chromosomes from the top down, such as '#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B'; "
          "or 'give up'")
 _BREED = re.compile(r"^#?\s*(\d{1,9})\s*[x*×]\s*#?\s*(\d{1,9})\s*(?:->|=>|>|:)\s*(.*?)\s*[/|;]\s*(.*?)$",
@@ -40,7 +42,7 @@ CSS = {"R": "#c62828", "Y": "#f2c200", "G": "#2e7d32", "B": "#1f4fbf", "K": "#21
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {_HELP}")
+    return MalformedTurnError(_('cannot read {text}: {why}; {help}', text=quote(text), why=why, help=_HELP))
 
 
 def read_child(text: str, which: str, whole: str) -> Genes:
@@ -72,10 +74,10 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
     def read_turn(self, text: str) -> Breed | GiveUp:
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+            raise MalformedTurnError(_('a turn is text, not {name}', name=type(text).__name__))
         cleaned = " ".join(unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).split())
         if not cleaned:
-            raise MalformedTurnError(f"the turn is empty; {_HELP}")
+            raise MalformedTurnError(_('the turn is empty; {help}', help=_HELP))
         if _GIVE_UP.match(cleaned):
             return GiveUp()
         match = _BREED.match(cleaned)
@@ -88,7 +90,7 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
 
     def parse_turn(self, state: GreenhouseState, text: str) -> Breed | GiveUp:
         if state.over:
-            raise GameOverError(f"the game is over ({self.game.result(state).reason}); no turn can be played")
+            raise GameOverError(_('the game is over ({reason}); no turn can be played', reason=self.game.result(state).reason))
         try:
             turn = self.read_turn(text)
             if isinstance(turn, Breed) and turn.a > turn.b:
@@ -126,33 +128,31 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         opts = self.game.normalize_options(options)
         example = "1:2B3R1B1B2P3R/2:2C1P1C1R2B3P 1P1P2P2P3P3P - 3 0 -"
         if not isinstance(text, str):
-            raise PositionError("a position is text")
+            raise PositionError(_('a position is text'))
         fields = text.split()
         if len(fields) != 6:
             raise PositionError(
-                "a Martian Greenhouse position has six fields (flowers, orders, siblings, next number, "
-                f"breedings, status), such as {example!r}; {quote(text)} has {len(fields)}")
+                _('a Martian Greenhouse position has six fields (flowers, orders, siblings, next number, breedings, status), such as {example}; {text} has {fields}', example=repr(example), text=quote(text), fields=len(fields)))
         flowers_text, orders_text, siblings_text, next_text, breedings_text, status = fields
         flowers = _flowers(flowers_text)
         orders, filled = _orders(orders_text)
         numbers = {f.number for f in flowers}
         if not _NUMBER.match(next_text) or not _NUMBER.match(breedings_text):
-            raise PositionError(f"the next number and the breedings are whole numbers; not "
-                                f"{quote(next_text)} and {quote(breedings_text)}")
+            raise PositionError(_('the next number and the breedings are whole numbers; not {next_text} and {breedings_text}', next_text=quote(next_text), breedings_text=quote(breedings_text)))
         next_number, breedings = int(next_text), int(breedings_text)
         for number in sorted(numbers | {n for n in filled if n}):
             if number >= next_number:
-                raise PositionError(f"flower #{number} is numbered at or above the next number {next_number}")
+                raise PositionError(_('flower #{number} is numbered at or above the next number {next_number}', number=number, next_number=next_number))
         delivered = [n for n in filled if n]
         if len(set(delivered)) != len(delivered) or numbers & set(delivered):
-            raise PositionError("a flower fills at most one order and leaves the greenhouse when it does")
+            raise PositionError(_('a flower fills at most one order and leaves the greenhouse when it does'))
         siblings = _siblings(siblings_text, numbers)
         if status not in ("-", "gave-up"):
-            raise PositionError(f"the status is '-' or 'gave-up'; not {quote(status)}")
+            raise PositionError(_("the status is '-' or 'gave-up'; not {status}", status=quote(status)))
         _check_options(opts, flowers, orders, filled)
         state = GreenhouseState(flowers, siblings, orders, filled, next_number, breedings, status == "gave-up")
         if deliver(state) != state:
-            raise PositionError("a flower in the greenhouse matches an unfilled order; it would have been delivered")
+            raise PositionError(_('a flower in the greenhouse matches an unfilled order; it would have been delivered'))
         return state
 
     # -- diagrams --------------------------------------------------------
@@ -218,30 +218,28 @@ def _flowers(text: str) -> tuple[Flower, ...]:
         return ()
     flowers = []
     for item in text.split("/"):
-        number, _, genes_text = item.partition(":")
+        number, _sep, genes_text = item.partition(":")
         genes = split_genes(genes_text.upper())
         if not _NUMBER.match(number) or int(number) < 1 or len(genes_text) != 2 * GENES \
                 or not all(is_chromosome(g) for g in genes):
-            raise PositionError(f"a flower is its number, ':' and six chromosomes, such as 3:2B3R1B1B2P3R; "
-                                f"not {quote(item)}")
+            raise PositionError(_("a flower is its number, ':' and six chromosomes, such as 3:2B3R1B1B2P3R; not {item}", item=quote(item)))
         flowers.append(Flower(int(number), genes))
     numbers = [f.number for f in flowers]
     if numbers != sorted(set(numbers)):
-        raise PositionError("the flowers are listed by number, each number once")
+        raise PositionError(_('the flowers are listed by number, each number once'))
     return tuple(flowers)
 
 
 def _orders(text: str) -> tuple[tuple[Genes, ...], tuple[int, ...]]:
     orders, filled = [], []
     for item in text.split("/"):
-        genes_text, _, number = item.partition("=")
+        genes_text, _sep, number = item.partition("=")
         try:
             (order,) = read_orders(genes_text)
         except PbemError as error:
-            raise PositionError(f"the orders: {error}") from None
+            raise PositionError(_('the orders: {error}', error=error)) from None
         if number and (not _NUMBER.match(number) or int(number) < 1):
-            raise PositionError(f"a filled order ends with '=' and the number of the flower that filled it, "
-                                f"such as 1P1P2P2P3P3P=7; not {quote(item)}")
+            raise PositionError(_("a filled order ends with '=' and the number of the flower that filled it, such as 1P1P2P2P3P3P=7; not {item}", item=quote(item)))
         orders.append(order)
         filled.append(int(number) if number else 0)
     return tuple(orders), tuple(filled)
@@ -252,15 +250,14 @@ def _siblings(text: str, numbers: set[int]) -> tuple[tuple[int, int], ...]:
         return ()
     pairs = []
     for item in text.split(","):
-        a, _, b = item.partition("-")
+        a, _sep, b = item.partition("-")
         if not (_NUMBER.match(a) and _NUMBER.match(b)) or int(a) >= int(b):
-            raise PositionError(f"siblings are pairs such as 11-12 (smaller number first), separated by commas; "
-                                f"not {quote(item)}")
+            raise PositionError(_('siblings are pairs such as 11-12 (smaller number first), separated by commas; not {item}', item=quote(item)))
         if int(a) not in numbers or int(b) not in numbers:
-            raise PositionError(f"siblings {quote(item)} name a flower that is not in the greenhouse")
+            raise PositionError(_('siblings {item} name a flower that is not in the greenhouse', item=quote(item)))
         pairs.append((int(a), int(b)))
     if pairs != sorted(set(pairs)):
-        raise PositionError("sibling pairs are listed in order, each once")
+        raise PositionError(_('sibling pairs are listed in order, each once'))
     return tuple(pairs)
 
 
@@ -274,13 +271,12 @@ def _check_options(opts: dict[str, str], flowers, orders, filled) -> None:
         diff = sorted((want - have).items()) or sorted((have - want).items())
         gene, count = diff[0]
         side = "missing" if want[gene] > have[gene] else "too many"
-        raise PositionError(f"the flowers and delivered orders must hold every pyramid of the stashes "
-                            f"{opts['stashes']} exactly once (five of each size and colour); {gene}: {side}")
+        raise PositionError(_('the flowers and delivered orders must hold every pyramid of the stashes {opts} exactly once (five of each size and colour); {gene}: {side}', opts=opts['stashes'], gene=gene, side=side))
     if opts["orders"].isdigit():
         if len(orders) != int(opts["orders"]):
-            raise PositionError(f"the options ask for {opts['orders']} orders but the position has {len(orders)}")
+            raise PositionError(_('the options ask for {opts} orders but the position has {orders}', opts=opts['orders'], orders=len(orders)))
     elif read_orders(opts["orders"]) != orders:
-        raise PositionError("the position's orders differ from the order list of the options")
+        raise PositionError(_("the position's orders differ from the order list of the options"))
 
 
 NOTATION = GreenhouseNotation()

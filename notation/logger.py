@@ -8,6 +8,8 @@ turn is the corner alone (``a1``).  Positions:
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 import re
 import unicodedata
 from typing import Any, Mapping
@@ -23,11 +25,9 @@ _MOVE = re.compile(rf"^({_SQUARE})-({_SQUARE})$")
 _GROWTH = re.compile(rf"^g(?::((?:{_SQUARE}>{_SQUARE})(?:,{_SQUARE}>{_SQUARE})*))?$")
 _ACTION = re.compile(rf"^([pxc]):({_SQUARE}(?:,{_SQUARE})*)$")
 _SPACING = re.compile(r"\s*([:,>\-])\s*")
-_HELP = (
-    "a Logger turn is up to three parts: a movement such as b2-c2, the growth G "
+_HELP = _("a Logger turn is up to three parts: a movement such as b2-c2, the growth G "
     "(or G:c3>c4,e2>e3 to choose spawns), and an action P:d3 (plant), X:c4 or X:c4,d5 "
-    "(protest) or C:d3 (chop); for example 'b2-c2 G P:d3'"
-)
+    "(protest) or C:d3 (chop); for example 'b2-c2 G P:d3'")
 _RANK = re.compile(r"^[.sSMP1-4]{5}$")
 _NUMBER = re.compile(r"^[0-9]+$")
 #: what mail clients and keyboards put where a hyphen or '>' was meant
@@ -35,7 +35,7 @@ _LOOKALIKES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u22
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"{why}; {_HELP}")
+    return MalformedTurnError(_('{why}; {help}', why=why, help=_HELP))
 
 
 class LoggerNotation(Notation[LoggerState, Any]):
@@ -46,19 +46,18 @@ class LoggerNotation(Notation[LoggerState, Any]):
     def read_turn(self, state: LoggerState, text: str):
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+            raise MalformedTurnError(_('a turn is text, not {name}', name=type(text).__name__))
         cleaned = _SPACING.sub(r"\1", unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).strip().lower())
         parts = cleaned.split()
         if not parts:
             if state.in_setup:
-                raise MalformedTurnError("the turn is empty; in the setup round write the corner for your logger, such as a1")
-            raise MalformedTurnError("the turn is empty; to make no move and no action write G")
+                raise MalformedTurnError(_('the turn is empty; in the setup round write the corner for your logger, such as a1'))
+            raise MalformedTurnError(_('the turn is empty; to make no move and no action write G'))
         if state.in_setup:
             square = parse_square(parts[0]) if len(parts) == 1 else None
             if square is None:
                 raise MalformedTurnError(
-                    "in the setup round a turn is the corner for your logger alone, "
-                    f"one of {names(CORNERS)}"
+                    _('in the setup round a turn is the corner for your logger alone, one of {corners}', corners=names(CORNERS))
                 )
             return SetupTurn(square)
         move_to = None
@@ -108,7 +107,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
 
     def parse_turn(self, state: LoggerState, text: str):
         if state.to_move is None:
-            raise GameOverError(f"the game is over in position {self.format_position(state)}; no turn can be played")
+            raise GameOverError(_('the game is over in position {state}; no turn can be played', state=self.format_position(state)))
         try:
             return self.game.canonical(state, self.read_turn(state, text))
         except TurnError as error:
@@ -139,46 +138,44 @@ class LoggerNotation(Notation[LoggerState, Any]):
     def parse_position(self, text: str, options: Mapping[str, Any] | None = None) -> LoggerState:
         opts = self.game.normalize_options(options)
         if not isinstance(text, str):
-            raise PositionError("a position is text")
+            raise PositionError(_('a position is text'))
         fields = text.split()
         example = "...../...../..s../...../..... 1 0,0 2,2"
         if len(fields) != 4:
             raise PositionError(
-                f"a Logger position has four fields (ranks, player to move, scores, supplies), "
-                f"such as {example!r}; {quote(text)} has {len(fields)}"
+                _('a Logger position has four fields (ranks, player to move, scores, supplies), such as {example}; {text} has {fields}', example=repr(example), text=quote(text), fields=len(fields))
             )
         ranks, mover, scores_text, supplies_text = fields
         rows = ranks.split("/")
         if len(rows) != 5 or not all(_RANK.match(r) for r in rows):
             raise PositionError(
-                f"the board {quote(ranks)} must be five ranks of five characters separated by '/', "
-                "using . s S M P and the logger digits 1-4"
+                _("the board {ranks} must be five ranks of five characters separated by '/', using . s S M P and the logger digits 1-4", ranks=quote(ranks))
             )
         scores = _numbers(scores_text, "scores")
         supplies = _numbers(supplies_text, "supplies")
         players = len(scores)
         if not 2 <= players <= 4:
-            raise PositionError(f"Logger is for 2 to 4 players; the scores {quote(scores_text)} name {players}")
+            raise PositionError(_('Logger is for 2 to 4 players; the scores {scores_text} name {players}', scores_text=quote(scores_text), players=players))
         if len(supplies) != players:
-            raise PositionError(f"{players} scores but {len(supplies)} supplies; give one of each per player")
+            raise PositionError(_('{players} scores but {supplies} supplies; give one of each per player', players=players, supplies=len(supplies)))
         board = "".join(reversed(rows))
         for digit in "1234":
             count = board.count(digit)
             if count > 1:
-                raise PositionError(f"logger {digit} stands on the board {count} times")
+                raise PositionError(_('logger {digit} stands on the board {count} times', digit=digit, count=count))
             if count and int(digit) > players:
-                raise PositionError(f"there is a logger {digit} but only {players} players")
+                raise PositionError(_('there is a logger {digit} but only {players} players', digit=digit, players=players))
         if mover == "-":
             to_move = None
         elif _NUMBER.match(mover) and 1 <= int(mover) <= players:
             to_move = int(mover) - 1
         else:
-            raise PositionError(f"the player to move must be 1 to {players}, or - when the game is over; not {quote(mover)}")
+            raise PositionError(_('the player to move must be 1 to {players}, or - when the game is over; not {mover}', players=players, mover=quote(mover)))
         state = LoggerState(board, to_move, scores, supplies, "S" if opts["spawn"] == "sapling" else "s")
         if to_move is not None and state.in_setup and state.logger_square(to_move) is not None:
-            raise PositionError(f"in the setup round player {to_move + 1} is to move but their logger is already placed")
+            raise PositionError(_('in the setup round player {value} is to move but their logger is already placed', value=to_move + 1))
         if to_move is not None and state.in_setup and not state.free_corners():
-            raise PositionError("in the setup round a corner must be free")
+            raise PositionError(_('in the setup round a corner must be free'))
         return state
 
     def format_position(self, state: LoggerState) -> str:
@@ -225,9 +222,9 @@ def _result_words(result) -> str:
 def _numbers(text: str, what: str) -> tuple[int, ...]:
     items = text.split(",")
     if not all(_NUMBER.match(i) for i in items):
-        raise PositionError(f"the {what} {quote(text)} must be whole numbers separated by commas, such as 0,0")
+        raise PositionError(_('the {what} {text} must be whole numbers separated by commas, such as 0,0', what=what, text=quote(text)))
     if any(len(i) > 4 for i in items):
-        raise PositionError(f"the {what} {quote(text)} are too large; Logger scores and supplies stay well under 100")
+        raise PositionError(_('the {what} {text} are too large; Logger scores and supplies stay well under 100', what=what, text=quote(text)))
     return tuple(int(i) for i in items)
 
 
@@ -235,8 +232,7 @@ def _illegal_origin(state: LoggerState, origin: int, start: int, move_to: int):
     reachable = LoggerNotation.game.destinations(state, start)
     where = f"it can move to {names(reachable)}" if reachable else "it cannot move this turn"
     return IllegalTurnError(
-        f"the logger of player {state.to_move + 1} is on {square_name(start)}, not {square_name(origin)}; "
-        f"write its move from {square_name(start)} ({where}), or leave the movement out to stay"
+        _('the logger of player {value} is on {start}, not {origin}; write its move from {start} ({where}), or leave the movement out to stay', value=state.to_move + 1, start=square_name(start), origin=square_name(origin), where=where)
     )
 
 

@@ -25,8 +25,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.load(app, test_config)
     db.init_app(app)
 
-    from pbem import api, limits, page_cookies, security, web
+    from pbem import api, i18n, limits, page_cookies, security, web
 
+    i18n.init_app(app)
     security.init_app(app)
     page_cookies.init_app(app)
     limits.init_app(app)

@@ -66,6 +66,8 @@ class Player(SQLModel, table=True):
     email: str = Field(max_length=320, unique=True, index=True)
     name: str = Field(default="", max_length=80)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
+    # the player's language setting ("en", "fr"); empty: the browser's, else English (mail: English)
+    language: str = Field(default="", max_length=8, sa_column_kwargs={"server_default": ""})
 
     @property
     def display_name(self) -> str:

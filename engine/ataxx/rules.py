@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,30 +91,30 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
     def check(self, state: AtaxxState, move: AtaxxMove) -> None:
         """Raise ``IllegalTurnError`` saying why ``move`` is not legal here."""
         if self.to_move(state) is None:
-            raise GameOverError("the game is over; no more moves can be played")
+            raise GameOverError(_('the game is over; no more moves can be played'))
         own, empty = state.side(state.turn), state.empty
         side = "xo"[state.turn]
         if move.is_pass:
             if can_move(own, empty):
-                raise IllegalTurnError(f"{side} has a move, so may not pass (0000)")
+                raise IllegalTurnError(_('{side} has a move, so may not pass (0000)', side=side))
             return
         if not 0 <= move.to < 49 or not (empty >> move.to) & 1:
-            what = "blocked" if 0 <= move.to < 49 and (state.blocked >> move.to) & 1 else "not empty"
-            raise IllegalTurnError(f"{_name(move.to)} is {what}; a move goes to an empty square")
+            what = _("blocked") if 0 <= move.to < 49 and (state.blocked >> move.to) & 1 else _("not empty")
+            raise IllegalTurnError(_('{name} is {what}; a move goes to an empty square', name=_name(move.to), what=what))
         if move.frm is None:
             if not NEAR[move.to] & own:
-                raise IllegalTurnError(f"no {side} piece is next to {square_name(move.to)} to clone from")
+                raise IllegalTurnError(_('no {side} piece is next to {square_name} to clone from', side=side, square_name=square_name(move.to)))
             return
         if not 0 <= move.frm < 49 or not (own >> move.frm) & 1:
-            raise IllegalTurnError(f"no {side} piece stands on {_name(move.frm)}")
+            raise IllegalTurnError(_('no {side} piece stands on {name}', side=side, name=_name(move.frm)))
         if not (FAR[move.frm] >> move.to) & 1:
             raise IllegalTurnError(
-                f"a jump goes exactly two squares; {square_name(move.frm)} to {square_name(move.to)} is not one"
+                _('a jump goes exactly two squares; {square_name} to {square_name2} is not one', square_name=square_name(move.frm), square_name2=square_name(move.to))
             )
 
     def apply(self, state: AtaxxState, move: AtaxxMove) -> AtaxxState:
         if not isinstance(move, AtaxxMove):
-            raise IllegalTurnError(f"not an Ataxx move: {move!r}")
+            raise IllegalTurnError(_('not an Ataxx move: {move}', move=repr(move)))
         self.check(state, move)
         own, opp = state.side(state.turn), state.side(1 - state.turn)
         halfmove = state.halfmove + 1
@@ -131,7 +133,7 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
         """A forfeited turn (time ran out): played as a pass, whether or not
         the side had a move; the half-move clock runs on."""
         if self.to_move(state) is None:
-            raise GameOverError("the game is over; no more moves can be played")
+            raise GameOverError(_('the game is over; no more moves can be played'))
         return AtaxxState(state.x, state.o, state.blocked, 1 - state.turn, state.halfmove + 1, state.fullmove + state.turn)
 
     def count_leaves(self, state: AtaxxState, depth: int) -> int:

@@ -7,6 +7,8 @@ Squares are ``rank * 8 + file`` (a1 = 0, h1 = 7, a8 = 56).  A square holds 0
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from collections.abc import Iterable
 
 SIZE = 8
@@ -14,7 +16,7 @@ SQUARES = range(SIZE * SIZE)
 PIECES_PER_SIZE = 5
 PIECES = 3 * PIECES_PER_SIZE
 SIZE_LETTERS = ".sml"  # index = size; "." = nothing
-SIZE_WORDS = ("nothing", "small", "medium", "large")
+SIZE_WORDS = (_("nothing"), _("small"), _("medium"), _("large"))
 CORNERS = (0, 63, 56, 7)  # players 1-4 start on a1, h8, a8, h1
 
 

@@ -3,6 +3,8 @@ captures with their replacement chain, elimination and the two wins."""
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -87,13 +89,13 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         """Play the part of ``turn`` that involves no choice; return the
         board so far and what is left to settle.  Raise ``IllegalTurnError``."""
         if state.to_move is None:
-            raise GameOverError("the game is over; no more turns can be played")
+            raise GameOverError(_('the game is over; no more turns can be played'))
         if not isinstance(turn, (Move, Grow, Shrink)):
-            raise IllegalTurnError(f"not an Attactics turn: {turn!r}")
+            raise IllegalTurnError(_('not an Attactics turn: {turn}', turn=repr(turn)))
         mover = state.to_move
         start = turn.frm if isinstance(turn, Move) else turn.square
         if not isinstance(start, int) or not 0 <= start < 64:
-            raise IllegalTurnError(f"no square {start!r}")
+            raise IllegalTurnError(_('no square {start}', start=repr(start)))
         piece = state.board[start]
         if not piece or owner(piece) != mover:
             raise IllegalTurnError(self._not_yours(state, start))
@@ -119,7 +121,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             free = [s for s in REACH[frm] if not state.board[s]]
             where = names(free) if free else "nowhere: every square within two is taken"
             raise IllegalTurnError(
-                f"the piece on {square_name(frm)} cannot go to {_name(to)}; it can move or clone to {where}"
+                _('the piece on {frm} cannot go to {to}; it can move or clone to {where}', frm=square_name(frm), to=_name(to), where=where)
             )
         size = size_of(state.board[frm])
         if is_near(frm, to):
@@ -127,8 +129,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             placed = next((k for k in range(size, 4) if stash[k - 1]), 0)
             if not placed:
                 raise IllegalTurnError(
-                    f"no {SIZE_WORDS[size]} or larger pyramid is left in player {mover + 1}'s stash "
-                    f"to clone {square_name(frm)} onto {square_name(to)}"
+                    _("no {size_words} or larger pyramid is left in player {value}'s stash to clone {frm} onto {to}", size_words=SIZE_WORDS[size], value=mover + 1, frm=square_name(frm), to=square_name(to))
                 )
             work.take(to, mover, placed)
             forbidden = frozenset((frm, to))
@@ -151,11 +152,10 @@ class AttacticsGame(Game[AttacticsState, Turn]):
     def _grow(self, state: AttacticsState, work: Work, square: int) -> tuple[Work, Reductions | None]:
         mover, size = state.to_move, size_of(state.board[square])
         if size == 3:
-            raise IllegalTurnError(f"the piece on {square_name(square)} is large and cannot grow")
+            raise IllegalTurnError(_('the piece on {square} is large and cannot grow', square=square_name(square)))
         if not state.stashes[mover][size]:
             raise IllegalTurnError(
-                f"no {SIZE_WORDS[size + 1]} pyramid is left in player {mover + 1}'s stash to grow "
-                f"{square_name(square)}"
+                _("no {size_words} pyramid is left in player {value}'s stash to grow {square}", size_words=SIZE_WORDS[size + 1], value=mover + 1, square=square_name(square))
             )
         work.remove(square)
         work.take(square, mover, size + 1)
@@ -166,8 +166,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         mover, size = state.to_move, size_of(state.board[square])
         if size > 1 and not state.stashes[mover][size - 2]:
             raise IllegalTurnError(
-                f"no {SIZE_WORDS[size - 1]} pyramid is left in player {mover + 1}'s stash to shrink "
-                f"{square_name(square)}"
+                _("no {size_words} pyramid is left in player {value}'s stash to shrink {square}", size_words=SIZE_WORDS[size - 1], value=mover + 1, square=square_name(square))
             )
         work.remove(square)
         if size > 1:
@@ -216,21 +215,19 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         bare = _with_fills(turn, ())
         squares = [f.square for f in turn.fills]
         if len(set(squares)) != len(squares):
-            raise IllegalTurnError(f"{turn_text(turn)} states a square twice")
+            raise IllegalTurnError(_('{turn} states a square twice', turn=turn_text(turn)))
         sources = [f.source for f in turn.fills if f.source is not None]
         if len(set(sources)) != len(sources):
-            raise IllegalTurnError(f"{turn_text(turn)} takes one piece from the board twice")
+            raise IllegalTurnError(_('{turn} takes one piece from the board twice', turn=turn_text(turn)))
         allowed = settle.affected(outcomes)
         stray = [s for s in squares if s not in allowed]
         if stray:
             if not allowed:
                 raise IllegalTurnError(
-                    f"{turn_text(bare)} leaves no choice, so states nothing after it; {names(stray)} "
-                    f"{'is' if len(stray) == 1 else 'are'} not affected"
+                    (_('{bare} leaves no choice, so states nothing after it; {stray} is not affected', bare=turn_text(bare), stray=names(stray)) if len(stray) == 1 else _('{bare} leaves no choice, so states nothing after it; {stray} are not affected', bare=turn_text(bare), stray=names(stray)))
                 )
             raise IllegalTurnError(
-                f"{names(stray)} {'is' if len(stray) == 1 else 'are'} not captured or reduced by "
-                f"{turn_text(bare)}; the squares it settles are: {names(allowed)}"
+                (_('{stray} is not captured or reduced by {bare}; the squares it settles are: {allowed}', stray=names(stray), bare=turn_text(bare), allowed=names(allowed)) if len(stray) == 1 else _('{stray} are not captured or reduced by {bare}; the squares it settles are: {allowed}', stray=names(stray), bare=turn_text(bare), allowed=names(allowed)))
             )
         index = settle.Index(outcomes)
         keys = index.matching(written)
@@ -238,9 +235,9 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             return boards[keys[0]], index.canonical(keys[0])
         options = self._options(bare, index, keys or list(outcomes))
         if not keys:
-            raise IllegalTurnError(f"{turn_text(turn)} is not a way this turn can end; it can end as: {options}")
+            raise IllegalTurnError(_('{turn} is not a way this turn can end; it can end as: {options}', turn=turn_text(turn), options=options))
         raise AmbiguousTurnError(
-            f"{turn_text(turn)} leaves a choice unstated ({_why(pending)}); write one of: {options}"
+            _('{turn} leaves a choice unstated ({pending}); write one of: {options}', turn=turn_text(turn), pending=_why(pending), options=options)
         )
 
     @staticmethod
@@ -251,19 +248,19 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         return ", ".join(texts[:_LISTED]) + more
 
     def apply(self, state: AttacticsState, turn: Turn) -> AttacticsState:
-        work, _ = self.resolve(state, turn)
+        work, _fills = self.resolve(state, turn)
         return self.finish(state, work)
 
     def canonical(self, state: AttacticsState, turn: Turn) -> Turn:
         """The turn as ``legal_turns`` lists it; raise like ``apply``."""
-        _, fills = self.resolve(state, turn)
+        _work, fills = self.resolve(state, turn)
         return _with_fills(turn, fills)
 
     def forfeit_turn(self, state: AttacticsState) -> AttacticsState:
         """A forfeited turn (time ran out): the board stays as it is and the
         next player with a piece on the board moves."""
         if state.to_move is None:
-            raise GameOverError("the game is over; no more turns can be played")
+            raise GameOverError(_('the game is over; no more turns can be played'))
         return self.finish(state, Work(state.board, state.stashes))
 
     @staticmethod
@@ -330,7 +327,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         if settle.no_choice(work, pending):
             yield turn
             return
-        outcomes, _ = self.outcomes(work, pending)
+        outcomes, _rest = self.outcomes(work, pending)
         for fills in settle.Index(outcomes).canonical_all().values():
             yield _with_fills(turn, fills)
 

@@ -13,6 +13,8 @@ writes the fewest fills that pin its outcome down.
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -285,7 +287,7 @@ class Index:
                             result[k] = writable(clause)
                 if len(result) == len(keys) or wanted in result:
                     return result
-        raise AssertionError("an outcome that no fills single out")  # pragma: no cover
+        raise AssertionError(_('an outcome that no fills single out'))  # pragma: no cover
 
 
 def _clauses(assignment: frozenset[Fill], inside: set[int]) -> list[frozenset[Fill]]:

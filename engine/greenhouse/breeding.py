@@ -8,6 +8,8 @@ remaining six by the same rule.  A *selection* is the set of three positions
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations
@@ -90,25 +92,26 @@ def why_not(a: Genes, b: Genes, first: Genes, second: Genes, names: tuple[str, s
     for gene in sorted(set(children) | set(parents)):
         have, want = parents[gene], children[gene]
         if want > have:
-            owners = f"{na} has {Counter(a)[gene]} and {nb} has {Counter(b)[gene]}"
-            return (f"the children hold {want} {gene} but the parents only {have} ({owners}); "
-                    "children are made of exactly the parents' twelve chromosomes")
+            return str(_("the children hold {want} {gene} but the parents only {have} ({a} has {in_a} and {b} has "
+                         "{in_b}); children are made of exactly the parents' twelve chromosomes", want=want,
+                         gene=gene, have=have, a=na, in_a=Counter(a)[gene], b=nb, in_b=Counter(b)[gene]))
         if have > want:
-            return (f"the parents hold {have} {gene} but the children only {want}; "
-                    "children are made of exactly the parents' twelve chromosomes")
+            return str(_("the parents hold {have} {gene} but the children only {want}; "
+                         "children are made of exactly the parents' twelve chromosomes", have=have, gene=gene,
+                         want=want))
     one = _ways(a, b, first)
     if not one:
-        return (f"no interleaving gives the first child {' '.join(first)}: it must be three of {na}'s "
-                f"chromosomes in {na}'s order ({' '.join(a)}) interleaved with three of {nb}'s in "
-                f"{nb}'s order ({' '.join(b)})")
+        return str(_("no interleaving gives the first child {child}: it must be three of {a}'s chromosomes in "
+                     "{a}'s order ({genes_a}) interleaved with three of {b}'s in {b}'s order ({genes_b})",
+                     child=" ".join(first), a=na, genes_a=" ".join(a), b=nb, genes_b=" ".join(b)))
     two = {(rest(sa), rest(sb)) for sa, sb in _ways(a, b, second)}
     if not two:
-        return (f"no interleaving gives the second child {' '.join(second)}: it must be three of {na}'s "
-                f"chromosomes in {na}'s order ({' '.join(a)}) interleaved with three of {nb}'s in "
-                f"{nb}'s order ({' '.join(b)})")
+        return str(_("no interleaving gives the second child {child}: it must be three of {a}'s chromosomes in "
+                     "{a}'s order ({genes_a}) interleaved with three of {b}'s in {b}'s order ({genes_b})",
+                     child=" ".join(second), a=na, genes_a=" ".join(a), b=nb, genes_b=" ".join(b)))
     if not one & two:
-        return ("each child could be bred alone, but not both from one breeding: the second child must be "
-                "the six chromosomes the first leaves, each parent's three in that parent's order")
+        return str(_("each child could be bred alone, but not both from one breeding: the second child must be "
+                     "the six chromosomes the first leaves, each parent's three in that parent's order"))
     return None
 
 

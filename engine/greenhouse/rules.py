@@ -3,6 +3,8 @@ the end and the score, as ruled in ``docs/games/martian-greenhouse.md``."""
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 import re
 from collections import Counter
 from typing import Any, Iterator, Mapping, Sequence
@@ -29,12 +31,11 @@ def canonical_stashes(text: str) -> str:
     known = "".join(COLOURS)
     bad = [c for c in letters if c not in COLOURS]
     if bad or not letters:
-        raise OptionError(f"stashes are colour letters, one per stash, such as rbpc (red, blue, purple, cyan); "
-                          f"the letters are {known}; not {shown(text)}")
+        raise OptionError(_('stashes are colour letters, one per stash, such as rbpc (red, blue, purple, cyan); the letters are {known}; not {text}', known=known, text=shown(text)))
     if len(set(letters)) != len(letters):
-        raise OptionError(f"each stash is a different colour; {shown(text)} names a colour twice")
+        raise OptionError(_('each stash is a different colour; {text} names a colour twice', text=shown(text)))
     if len(letters) % 2 or not 2 <= len(letters) <= 10:
-        raise OptionError(f"Martian Greenhouse takes an even number of stashes, 2 to 10; {shown(text)} names {len(letters)}")
+        raise OptionError(_('Martian Greenhouse takes an even number of stashes, 2 to 10; {text} names {letters}', text=shown(text), letters=len(letters)))
     return "".join(c for c in known if c in letters).lower()
 
 
@@ -45,8 +46,7 @@ def read_orders(text: str) -> tuple[Genes, ...]:
     for item in str(text).replace(" ", "").upper().split("/"):
         genes = split_genes(item)
         if len(item) != 2 * GENES or not all(is_chromosome(g) for g in genes):
-            raise OptionError(f"an order is six chromosomes such as 1P1P2P2P3P3P (size 1-3, colour letter), "
-                              f"orders separated by '/'; not {shown(item)}")
+            raise OptionError(_("an order is six chromosomes such as 1P1P2P2P3P3P (size 1-3, colour letter), orders separated by '/'; not {item}", item=shown(item)))
         orders.append(genes)
     return tuple(orders)
 
@@ -56,19 +56,16 @@ def check_orders(orders: Sequence[Genes], stashes: str) -> None:
     more than five of one chromosome in total (ruling 3), or more flowers
     than the greenhouse holds."""
     if not orders:
-        raise OptionError("the order list is empty; give at least one order")
+        raise OptionError(_('the order list is empty; give at least one order'))
     flowers = len(stash_pyramids(stashes.upper())) // GENES
     if len(orders) > flowers:
-        raise OptionError(f"{len(orders)} orders, but {len(stashes)} stashes make only {flowers} flowers; "
-                          f"give at most {flowers} orders")
+        raise OptionError(_('{orders} orders, but {stashes} stashes make only {flowers} flowers; give at most {flowers} orders', orders=len(orders), stashes=len(stashes), flowers=flowers))
     counts = Counter(g for order in orders for g in order)
     for gene, count in sorted(counts.items()):
         if gene[1].lower() not in stashes:
-            raise OptionError(f"the orders need {gene}, but there is no {COLOURS[gene[1]]} stash; "
-                              f"the stashes are {stashes}")
+            raise OptionError(_('the orders need {gene}, but there is no {colours} stash; the stashes are {stashes}', gene=gene, colours=COLOURS[gene[1]], stashes=stashes))
         if count > PER_SIZE:
-            raise OptionError(f"the orders need {count} {gene} in total; no order list may need more than "
-                              f"{PER_SIZE} of one chromosome")
+            raise OptionError(_('the orders need {count} {gene} in total; no order list may need more than {per_size} of one chromosome', count=count, gene=gene, per_size=PER_SIZE))
 
 
 class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
@@ -92,14 +89,14 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
         for key, value in (options or {}).items():
             name = str(key).strip().lower()
             if name not in result:
-                raise OptionError(f"{self.name} has no option {shown(key)}; its options are: orders, stashes")
+                raise OptionError(_('{name} has no option {key}; its options are: orders, stashes', name=self.name, key=shown(key)))
             result[name] = str(value).strip()
         result["stashes"] = canonical_stashes(result["stashes"])
         text = result["orders"]
         if _COUNT.match(text):
             flowers = len(result["stashes"]) * 3 * PER_SIZE // GENES
             if not 1 <= int(text) <= flowers:
-                raise OptionError(f"orders={shown(text)}: draw 1 to {flowers} orders with {len(result['stashes'])} stashes")
+                raise OptionError(_('orders={text}: draw 1 to {flowers} orders with {len} stashes', text=shown(text), flowers=flowers, len=len(result['stashes'])))
             result["orders"] = str(int(text))
         else:
             orders = read_orders(text)
@@ -109,7 +106,7 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
 
     # -- setup ---------------------------------------------------------
     def initial_state(self, players: int = 1, options: Mapping[str, Any] | None = None) -> GreenhouseState:
-        raise OptionError("Martian Greenhouse deals its greenhouse from a seed: use seeded_state(players, options, seed)")
+        raise OptionError(_('Martian Greenhouse deals its greenhouse from a seed: use seeded_state(players, options, seed)'))
 
     def seeded_state(self, players: int, options: Mapping[str, Any] | None, seed: str) -> GreenhouseState:
         """The deal: every pyramid of the stashes, in bag order, shuffled by
@@ -167,26 +164,25 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
 
     def apply(self, state: GreenhouseState, turn: GreenhouseTurn) -> GreenhouseState:
         if state.over:
-            raise GameOverError("the game is over; no more breeding")
+            raise GameOverError(_('the game is over; no more breeding'))
         if isinstance(turn, GiveUp):
             return _replace(state, given_up=True)
         if not isinstance(turn, Breed):
-            raise IllegalTurnError(f"not a Martian Greenhouse turn: {shown(turn)}")
+            raise IllegalTurnError(_('not a Martian Greenhouse turn: {turn}', turn=shown(turn)))
         parents = []
         for number in (turn.a, turn.b):
             flower = state.flower(number)
             if flower is None:
-                raise IllegalTurnError(f"there is no #{number} in the greenhouse; it holds {_numbers(state)}")
+                raise IllegalTurnError(_('there is no #{number} in the greenhouse; it holds {state}', number=number, state=_numbers(state)))
             parents.append(flower)
         if turn.a == turn.b:
-            raise IllegalTurnError(f"#{turn.a} cannot be bred with itself; name two different flowers")
+            raise IllegalTurnError(_('#{a} cannot be bred with itself; name two different flowers', a=turn.a))
         if state.are_siblings(turn.a, turn.b):
-            raise IllegalTurnError(f"#{turn.a} and #{turn.b} are siblings (children of one breeding) "
-                                   "and may never be bred together")
+            raise IllegalTurnError(_('#{a} and #{b} are siblings (children of one breeding) and may never be bred together', a=turn.a, b=turn.b))
         a, b = parents
         reason = breeding.why_not(a.genes, b.genes, turn.first, turn.second, (f"#{a.number}", f"#{b.number}"))
         if reason:
-            raise IllegalTurnError(f"#{a.number} x #{b.number}: {reason}")
+            raise IllegalTurnError(_('#{number} x #{number2}: {reason}', number=a.number, number2=b.number, reason=reason))
         one, two = state.next_number, state.next_number + 1
         flowers = tuple(f for f in state.flowers if f.number not in (a.number, b.number))
         flowers += (Flower(one, tuple(turn.first)), Flower(two, tuple(turn.second)))

@@ -9,6 +9,8 @@ only allowed where every remaining tree has at most one empty neighbour.
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from engine.errors import AmbiguousTurnError, IllegalTurnError
 from engine.logger.board import LINES, MATURE_TREES, NEIGHBOURS, names, order, square_name
 
@@ -47,22 +49,19 @@ def spawn(
     for tree, square in written:
         if tree not in pending:
             if tree in spawners:
-                raise IllegalTurnError(f"the tree on {square_name(tree)} spawns only once")
+                raise IllegalTurnError(_('the tree on {tree} spawns only once', tree=square_name(tree)))
             if spawners:
                 raise IllegalTurnError(
-                    f"{square_name(tree)} is not a tree that spawns this turn; "
-                    f"the mature trees on the logger's rank and file are: {names(spawners)}"
+                    _("{tree} is not a tree that spawns this turn; the mature trees on the logger's rank and file are: {spawners}", tree=square_name(tree), spawners=names(spawners))
                 )
             raise IllegalTurnError(
-                f"{square_name(tree)} is not a tree that spawns this turn; "
-                "no mature tree stands on the logger's rank or file"
+                _("{tree} is not a tree that spawns this turn; no mature tree stands on the logger's rank or file", tree=square_name(tree))
             )
         choices = _options(board, tree)
         if square not in choices:
             where = names(choices) if choices else "nowhere (it has no empty neighbour)"
             raise IllegalTurnError(
-                f"the tree on {square_name(tree)} cannot spawn onto {square_name(square)}; "
-                f"it can spawn onto {where}"
+                _('the tree on {tree} cannot spawn onto {square}; it can spawn onto {where}', tree=square_name(tree), square=square_name(square), where=where)
             )
         board[square] = stage
         pending.remove(tree)
@@ -72,8 +71,7 @@ def spawn(
         detail = "; ".join(f"{square_name(t)} could spawn onto {names(c)}" for t, c in undecided)
         example = ",".join(f"{square_name(t)}>{square_name(c[0])}" for t, c in undecided)
         raise AmbiguousTurnError(
-            f"the growth leaves a choice unstated: {detail}. "
-            f"Write the spawn of every tree that has a choice, for example G:{example}"
+            _('the growth leaves a choice unstated: {detail}. Write the spawn of every tree that has a choice, for example G:{example}', detail=detail, example=example)
         )
     for tree in pending:
         choices = _options(board, tree)

@@ -3,6 +3,8 @@ the compulsory action, scoring and the equal-turns end."""
 
 from __future__ import annotations
 
+from engine.i18n import _
+
 from itertools import combinations
 from typing import Any, Iterator, Mapping
 
@@ -145,28 +147,26 @@ class LoggerGame(Game[LoggerState, Turn]):
 
     def apply(self, state: LoggerState, turn: Turn) -> LoggerState:
         if state.to_move is None:
-            raise GameOverError("the game is over; no more turns can be played")
+            raise GameOverError(_('the game is over; no more turns can be played'))
         if isinstance(turn, SetupTurn):
             return self._apply_setup(state, turn)
         if not isinstance(turn, LoggerTurn):
-            raise IllegalTurnError(f"not a Logger turn: {turn!r}")
+            raise IllegalTurnError(_('not a Logger turn: {turn}', turn=repr(turn)))
         if state.in_setup:
             raise IllegalTurnError(
-                f"this is the setup round: player {state.to_move + 1} places their logger on a free "
-                f"corner ({names(state.free_corners())})"
+                _('this is the setup round: player {value} places their logger on a free corner ({names})', value=state.to_move + 1, names=names(state.free_corners()))
             )
         board, square = self._grown(state, turn)
         return self._act(state, board, square, turn.action)
 
     def _apply_setup(self, state: LoggerState, turn: SetupTurn) -> LoggerState:
         if not state.in_setup:
-            raise IllegalTurnError("the setup round is over; every logger is already on the board")
+            raise IllegalTurnError(_('the setup round is over; every logger is already on the board'))
         free = state.free_corners()
         if turn.square not in free:
-            why = "is not a corner" if turn.square not in CORNERS else "is taken"
+            why = _("is not a corner") if turn.square not in CORNERS else _("is taken")
             raise IllegalTurnError(
-                f"{square_name(turn.square)} {why}; player {state.to_move + 1} may place their logger on "
-                f"{names(free)}"
+                _('{square_name} {why}; player {value} may place their logger on {free}', square_name=square_name(turn.square), why=why, value=state.to_move + 1, free=names(free))
             )
         board = list(state.board)
         board[turn.square] = str(state.to_move + 1)
@@ -181,14 +181,12 @@ class LoggerGame(Game[LoggerState, Turn]):
         if turn.move_to == start:
             where = f"from here it can reach {names(reachable)}" if reachable else "it is boxed in this turn"
             raise IllegalTurnError(
-                f"the logger of player {state.to_move + 1} is already on {square_name(start)}: a logger moves "
-                f"1 or 2 squares ({where}); to stay, leave the movement out"
+                _('the logger of player {value} is already on {start}: a logger moves 1 or 2 squares ({where}); to stay, leave the movement out', value=state.to_move + 1, start=square_name(start), where=where)
             )
         if turn.move_to not in reachable:
             where = names(reachable) if reachable else "nowhere: it is boxed in and must stay"
             raise IllegalTurnError(
-                f"the logger on {square_name(start)} cannot reach {square_name(turn.move_to)}; "
-                f"it can move to {where}"
+                _('the logger on {start} cannot reach {square_name}; it can move to {where}', start=square_name(start), square_name=square_name(turn.move_to), where=where)
             )
         return turn.move_to
 
@@ -208,12 +206,11 @@ class LoggerGame(Game[LoggerState, Turn]):
         possible = self.actions(board, logger, supplies[player])
         if action is None:
             if possible != [None]:
-                raise IllegalTurnError("an action is compulsory here: " + self.describe_actions(board, logger, supplies[player]))
+                raise IllegalTurnError(_('an action is compulsory here: ') + self.describe_actions(board, logger, supplies[player]))
         elif isinstance(action, Plant):
             if action not in possible:
                 raise IllegalTurnError(
-                    f"cannot plant on {square_name(action.square)}: "
-                    + self._plant_hint(board, logger)
+                    _('cannot plant on {square_name}: ', square_name=square_name(action.square)) + self._plant_hint(board, logger)
                 )
             board[action.square] = SEEDLING
         elif isinstance(action, Protest):
@@ -223,7 +220,7 @@ class LoggerGame(Game[LoggerState, Turn]):
             supplies[player] -= len(action.squares)
         elif isinstance(action, Chop):
             if action not in possible:
-                raise IllegalTurnError(f"cannot chop {square_name(action.square)}: " + self._chop_hint(board, logger))
+                raise IllegalTurnError(_('cannot chop {square_name}: ', square_name=square_name(action.square)) + self._chop_hint(board, logger))
             for square in ray(logger, action.square):
                 if board[square] not in MATURE_TREES:
                     break
@@ -232,7 +229,7 @@ class LoggerGame(Game[LoggerState, Turn]):
                 board[square] = "."
                 scores[player] += 1
         else:
-            raise IllegalTurnError(f"not a Logger action: {action!r}")
+            raise IllegalTurnError(_('not a Logger action: {action}', action=repr(action)))
         following = self._next(state, board, scores, supplies)
         return LoggerState("".join(board), following, tuple(scores), tuple(supplies), state.spawn)
 
@@ -271,7 +268,7 @@ class LoggerGame(Game[LoggerState, Turn]):
         free corner (a1, e1, a5, e5); later the player does nothing at all
         (no move, no growth, no action).  The equal-turns end still applies."""
         if state.to_move is None:
-            raise GameOverError("the game is over; no more turns can be played")
+            raise GameOverError(_('the game is over; no more turns can be played'))
         if state.in_setup:
             return self._apply_setup(state, SetupTurn(state.free_corners()[0]))
         board = list(state.board)
@@ -283,36 +280,34 @@ class LoggerGame(Game[LoggerState, Turn]):
     def _plant_hint(board: list[str], logger: int) -> str:
         free = [n for n in NEIGHBOURS[logger] if board[n] == "."]
         if free:
-            return f"a seedling goes on an empty square next to the logger on {square_name(logger)}: {names(free)}"
-        return f"no empty square is next to the logger on {square_name(logger)}"
+            return str(_("a seedling goes on an empty square next to the logger on {square}: {free}", square=square_name(logger), free=names(free)))
+        return str(_("no empty square is next to the logger on {square}", square=square_name(logger)))
 
     @staticmethod
     def _chop_hint(board: list[str], logger: int) -> str:
         trees = [n for n in NEIGHBOURS[logger] if board[n] == MATURE]
         if trees:
-            return f"the logger on {square_name(logger)} can chop the unprotested mature trees on {names(trees)}"
-        return f"no unprotested mature tree is next to the logger on {square_name(logger)}"
+            return str(_("the logger on {square} can chop the unprotested mature trees on {trees}", square=square_name(logger), trees=names(trees)))
+        return str(_("no unprotested mature tree is next to the logger on {square}", square=square_name(logger)))
 
     @staticmethod
     def _check_protest(board: list[str], supply: int, action: Protest) -> None:
         targets = sorted((s for s in SQUARES if board[s] == MATURE), key=order)
         if not action.squares:
-            raise IllegalTurnError("a protest names at least one mature tree")
+            raise IllegalTurnError(_('a protest names at least one mature tree'))
         if len(set(action.squares)) != len(action.squares):
-            raise IllegalTurnError("a protest puts one protester per tree; a square is named twice")
+            raise IllegalTurnError(_('a protest puts one protester per tree; a square is named twice'))
         if supply == 0:
-            raise IllegalTurnError("you have no protesters in supply")
+            raise IllegalTurnError(_('you have no protesters in supply'))
         if len(action.squares) > supply:
             raise IllegalTurnError(
-                f"you have {supply} protester{'s' if supply != 1 else ''} in supply, "
-                f"not {len(action.squares)}"
+                (_('you have 1 protester in supply, not {count}', count=len(action.squares)) if supply == 1 else _('you have {supply} protesters in supply, not {count}', supply=supply, count=len(action.squares)))
             )
         bad = [s for s in action.squares if s not in targets]
         if bad:
-            where = names(targets) if targets else "none: no unprotested mature tree stands"
+            where = names(targets) if targets else _("none: no unprotested mature tree stands")
             raise IllegalTurnError(
-                f"protesters go on unprotested mature trees; {names(bad)} "
-                f"{'is' if len(bad) == 1 else 'are'} not one. Unprotested mature trees: {where}"
+                (_('protesters go on unprotested mature trees; {bad} is not one. Unprotested mature trees: {where}', bad=names(bad), where=where) if len(bad) == 1 else _('protesters go on unprotested mature trees; {bad} are not one. Unprotested mature trees: {where}', bad=names(bad), where=where))
             )
 
     def describe_actions(self, board: list[str] | str, logger: int, supply: int) -> str:
@@ -320,17 +315,19 @@ class LoggerGame(Game[LoggerState, Turn]):
         parts = []
         plant = [n for n in NEIGHBOURS[logger] if board[n] == "."]
         if plant:
-            parts.append("plant on " + names(plant) + " (P:" + square_name(plant[0]) + ")")
+            parts.append(str(_("plant on {squares} (P:{example})", squares=names(plant), example=square_name(plant[0]))))
         targets = sorted((s for s in SQUARES if board[s] == MATURE), key=order)
         if supply and targets:
             parts.append(
-                f"protest with up to {supply} protester{'s' if supply != 1 else ''} on "
-                + names(targets) + " (X:" + square_name(targets[0]) + ")"
+                str(_("protest with up to {supply} protesters on {squares} (X:{example})", supply=supply,
+                      squares=names(targets), example=square_name(targets[0])) if supply != 1 else
+                    _("protest with up to 1 protester on {squares} (X:{example})", squares=names(targets),
+                      example=square_name(targets[0])))
             )
         chop = [n for n in NEIGHBOURS[logger] if board[n] == MATURE]
         if chop:
-            parts.append("chop " + names(chop) + " (C:" + square_name(chop[0]) + ")")
-        return "; ".join(parts) if parts else "no action is possible"
+            parts.append(str(_("chop {squares} (C:{example})", squares=names(chop), example=square_name(chop[0]))))
+        return "; ".join(parts) if parts else str(_("no action is possible"))
 
     # -- canonical form --------------------------------------------------
     def canonical(self, state: LoggerState, turn: Turn) -> Turn:

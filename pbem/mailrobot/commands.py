@@ -16,6 +16,8 @@ there is one.
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -112,35 +114,36 @@ def _game_help(settings: MailSettings, game: Game | None = None, session: Sessio
     kind = kind_of(game) if game is not None else None
     example = kind.notation.example_turn() if kind is not None else "a turn"
     solitaire = game is not None and session is not None and len(seats_of(session, game)) == 1
-    draw = "" if solitaire else "\n  draw               offer a draw, or accept the one offered"
-    resign = "give up (end the game)" if solitaire else "resign the game"
-    guide = ("" if kind is None else
-             f"\n\nHow to play {kind.rules.title or kind.name} (the rules as this server applies them, "
-             f"the notation with examples, pictures): {links.guide(kind.name)}")
-    return f"""How to play by email: reply to any mail about the game (keep the reply
+    draw = "" if solitaire else "\n  draw               " + gettext("offer a draw, or accept the one offered")
+    resign = gettext("give up (end the game)") if solitaire else gettext("resign the game")
+    guide = ("" if kind is None else "\n\n" + gettext(
+        "How to play %(game)s (the rules as this server applies them, the notation with examples, pictures): "
+        "%(link)s", game=kind.rules.title or kind.name, link=links.guide(kind.name)))
+    return gettext("""How to play by email: reply to any mail about the game (keep the reply
 address; it identifies you and the game), one command per line:
 
-  <turn>             your turn in the game's notation, e.g. {example}
+  <turn>             your turn in the game's notation, e.g. %(example)s
   #12 <turn>         the same, answering turn 12: refused if the game has moved on
   preview <turn>     the board after that turn, without playing it
   legal              the turns you may play now
   board  (status)    the board now
   record             the game record
-  resign             {resign}{draw}
+  resign             %(resign)s%(draw)s
   accept / decline   answer the invitation to a game that has not started
   help               this text
 
 Only the first command in your mail is used; quoted text below it is ignored.
-To {settings.robot_address} (no game): help, games, new <game> with <addresses>,
-puzzles, puzzle <number>.{guide}"""
+To %(robot)s (no game): help, games, new <game> with <addresses>,
+puzzles, puzzle <number>.%(guide)s""", example=example if kind is not None else gettext("a turn"), resign=resign,
+                   draw=draw, robot=settings.robot_address, guide=guide)
 
 
 def _plain_help(settings: MailSettings) -> str:
     names = ", ".join(registry.names())
-    return f"""Commands for {settings.robot_address}, one per line:
+    return gettext("""Commands for %(robot)s, one per line:
 
   games                           your games, with the address to play each
-  new <game> with <addresses>     start a game and invite them ({names}),
+  new <game> with <addresses>     start a game and invite them (%(names)s),
                                   e.g. new logger with bob@example.org
   new <game>                      start a game of one player (a solitaire),
                                   e.g. new greenhouse
@@ -153,8 +156,9 @@ def _plain_help(settings: MailSettings) -> str:
 
 To play a turn, or to accept an invitation, reply to the mail about that
 game: every game mail comes from a reply address that knows the game and you.
-'new' works for addresses that have signed in on the web once.  Web: {links.external('/')}
-How to play each game (rules, notation with examples, pictures): {links.external('/rules')}"""
+'new' works for addresses that have signed in on the web once.  Web: %(web)s
+How to play each game (rules, notation with examples, pictures): %(rules)s""", robot=settings.robot_address,
+                   names=names, web=links.external('/'), rules=links.external('/rules'))
 
 
 def _status_line(ctx: Context) -> str:
@@ -183,13 +187,11 @@ def _seen(game: Game, cmd: c.Command) -> int:
     if cmd.ply is None:
         return game.ply
     if cmd.ply < 1:
-        raise BadInput(f"turns are numbered from 1; this is turn {game.ply + 1}")
+        raise BadInput(gettext('turns are numbered from 1; this is turn %(value)s', value=game.ply + 1))
     seen = cmd.ply - 1
     if game.status == ACTIVE and seen > game.ply:
         raise PlyNotReached(
-            f"turn #{cmd.ply} has not been reached yet: game {game.id} is at turn #{game.ply + 1} "
-            f"({'1 turn' if game.ply == 1 else f'{game.ply} turns'} played); to play now, write "
-            f"#{game.ply + 1} before your turn, or no number at all"
+            gettext('turn #%(ply)s has not been reached yet: game %(id)s is at turn #%(value)s (%(value2)s played); to play now, write #%(value)s before your turn, or no number at all', ply=cmd.ply, id=game.id, value=game.ply + 1, value2='1 turn' if game.ply == 1 else f'{game.ply} turns')
         )
     turns.check_seen(game, seen)
     return seen
@@ -200,7 +202,7 @@ def turn(ctx: Context, cmd: c.Command) -> None:
     seen = _seen(game, cmd)
     played = turns.preview_turn(ctx.session, game.id, player, cmd.argument, seat=ctx.seat_row)
     ctx.claim()
-    ctx.reply(f"You played {played.canonical} in game {game.id} (turn {seen + 1}). The board now:", ply=seen + 1)
+    ctx.reply(gettext('You played %(canonical)s in game %(id)s (turn %(value)s). The board now:', canonical=played.canonical, id=game.id, value=seen + 1), ply=seen + 1)
     turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", played=played)
 
 
@@ -209,7 +211,7 @@ def preview(ctx: Context, cmd: c.Command) -> None:
     _seen(game, cmd)
     shown = turns.preview_turn(ctx.session, game.id, ctx.player, cmd.argument)
     ctx.claim()
-    ctx.reply(f"Preview only, nothing was played: after {shown.canonical} in game {game.id} the board would be:",
+    ctx.reply(gettext('Preview only, nothing was played: after %(canonical)s in game %(id)s the board would be:', canonical=shown.canonical, id=game.id),
               position=views.of_preview(game, ctx.seat, shown).position)
     ctx.commit()
 
@@ -217,11 +219,11 @@ def preview(ctx: Context, cmd: c.Command) -> None:
 def legal(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
     if game.status != ACTIVE:
-        raise GameNotActive(f"game {game.id} is {game.status}; no more turns can be played")
+        raise GameNotActive(gettext('game %(id)s is %(status)s; no more turns can be played', id=game.id, status=gettext(game.status)))
     options = ctx.legal()
     ctx.claim()
     if not options:
-        ctx.reply(_status_line(ctx) + "\n\nIt is not your turn, so you have no legal turns now.")
+        ctx.reply(_status_line(ctx) + gettext('\n\nIt is not your turn, so you have no legal turns now.'))
     else:
         if ctx.legal_cut:
             text = (f"Your legal turns in game {game.id} (turn {game.ply + 1}): there are more than "
@@ -244,31 +246,30 @@ def board(ctx: Context, cmd: c.Command) -> None:
 def record(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
     record_text = views.record_text(ctx.session, ctx.game, ctx.seat)
-    ctx.reply(f"The record of game {ctx.game.id}:\n\n{record_text}", board=False)
+    ctx.reply(gettext('The record of game %(id)s:\n\n%(record_text)s', id=ctx.game.id, record_text=record_text), board=False)
     ctx.commit()
 
 
 def resign(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
     if game.status != ACTIVE:
-        raise GameNotActive(f"game {game.id} is {game.status}, so you cannot resign")
+        raise GameNotActive(gettext('game %(id)s is %(status)s, so you cannot resign', id=game.id, status=gettext(game.status)))
     ctx.claim()
-    ctx.reply(f"You resigned game {game.id}.", board=False)
+    ctx.reply(gettext('You resigned game %(id)s.', id=game.id), board=False)
     lifecycle.resign(ctx.session, game.id, ctx.player)
 
 
 def draw(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
     if game.status != ACTIVE:
-        raise GameNotActive(f"game {game.id} is {game.status}, so you cannot offer a draw")
+        raise GameNotActive(gettext('game %(id)s is %(status)s, so you cannot offer a draw', id=game.id, status=gettext(game.status)))
     seat = seat_of(ctx.session, game, ctx.player)
     agreeing = gamestate.draw_offer_seats(game) | {seat.number}
     ctx.claim()
     if len(agreeing) == len(seats_of(ctx.session, game)):
-        ctx.reply(f"You agreed to the draw: game {game.id} is drawn.", board=False)
+        ctx.reply(gettext('You agreed to the draw: game %(id)s is drawn.', id=game.id), board=False)
     else:
-        ctx.reply(f"You offered a draw in game {game.id}. The game is drawn when every player agrees "
-                  "(by replying 'draw'); a turn played withdraws the offer.", board=False)
+        ctx.reply(gettext("You offered a draw in game %(id)s. The game is drawn when every player agrees (by replying 'draw'); a turn played withdraws the offer.", id=game.id), board=False)
     lifecycle.offer_draw(ctx.session, game.id, ctx.player)
 
 
@@ -291,24 +292,22 @@ def accept(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
     if game.status != INVITING:
         hint = "; to agree to the draw on offer, reply 'draw'" if game.status == ACTIVE and game.draw_offer else ""
-        raise GameNotActive(f"game {game.id} is {game.status}: there is no invitation to accept{hint}")
+        raise GameNotActive(gettext('game %(id)s is %(status)s: there is no invitation to accept%(hint)s', id=game.id, status=gettext(game.status), hint=hint))
     others = [seat for seat, p in seated_players(ctx.session, game) if p.id != ctx.player.id]
     ctx.claim()
     if all(seat.status == ACCEPTED for seat in others):
-        ctx.reply(f"You accepted game {game.id} ({title_of(game)}). Everyone has accepted: the game starts now, "
-                  "and the first player gets the board.", board=False)
+        ctx.reply(gettext('You accepted game %(id)s (%(game)s). Everyone has accepted: the game starts now, and the first player gets the board.', id=game.id, game=title_of(game)), board=False)
     else:
-        ctx.reply(f"You accepted game {game.id} ({title_of(game)}). It starts when everyone has accepted; "
-                  "then the first player gets the board.", board=False)
+        ctx.reply(gettext('You accepted game %(id)s (%(game)s). It starts when everyone has accepted; then the first player gets the board.', id=game.id, game=title_of(game)), board=False)
     lifecycle.accept(ctx.session, game.id, ctx.player)
 
 
 def decline(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
     if game.status != INVITING:
-        raise GameNotActive(f"game {game.id} is {game.status}: there is no invitation to decline")
+        raise GameNotActive(gettext('game %(id)s is %(status)s: there is no invitation to decline', id=game.id, status=gettext(game.status)))
     ctx.claim()
-    ctx.reply(f"You declined game {game.id} ({title_of(game)}), so it will not start; the other players are told.",
+    ctx.reply(gettext('You declined game %(id)s (%(game)s), so it will not start; the other players are told.', id=game.id, game=title_of(game)),
               board=False)
     lifecycle.decline(ctx.session, game.id, ctx.player)
 
@@ -324,7 +323,7 @@ def games(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
     rows = games_of(ctx.session, ctx.player) if ctx.player is not None else []
     if not rows:
-        ctx.reply(f"You ({ctx.msg.sender}) have no games here.  Start one: new logger with friend@example.org",
+        ctx.reply(gettext('You (%(sender)s) have no games here.  Start one: new logger with friend@example.org', sender=ctx.msg.sender),
                   board=False)
     else:
         lines = [f"Your games ({ctx.msg.sender}):", ""]
@@ -373,13 +372,11 @@ def new(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
     game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses), bots=cmd.bots)
     if game.status == ACTIVE and cmd.bots:
-        ctx.reply(f"Game {game.id} ({title_of(game)}) against the computer has started; the board comes when "
-                  "it is your turn.", board=False)
+        ctx.reply(gettext('Game %(id)s (%(game)s) against the computer has started; the board comes when it is your turn.', id=game.id, game=title_of(game)), board=False)
     elif game.status == ACTIVE:  # a game of one player starts at once
-        ctx.reply(f"Game {game.id} ({title_of(game)}) has started; the board comes in the next mail.", board=False)
+        ctx.reply(gettext('Game %(id)s (%(game)s) has started; the board comes in the next mail.', id=game.id, game=title_of(game)), board=False)
     else:
-        ctx.reply(f"Game {game.id} ({title_of(game)}) is created and {', '.join(cmd.addresses)} invited by mail. "
-                  "It starts when everyone has accepted; then the first player gets the board.", board=False)
+        ctx.reply(gettext('Game %(id)s (%(game)s) is created and %(join)s invited by mail. It starts when everyone has accepted; then the first player gets the board.', id=game.id, game=title_of(game), join=', '.join(cmd.addresses)), board=False)
     ctx.commit()
 
 
@@ -391,8 +388,7 @@ def puzzle(ctx: Context, cmd: c.Command) -> None:
     found = puzzles.load(ctx.session, cmd.argument)  # NotFound names the numbers there are
     ctx.claim()
     game = puzzles.start_game(ctx.session, ctx.player, found.id)
-    ctx.reply(f"Game {game.id} ({name_of(found)}, {par_text(found)}) has started; the board comes in the next mail. "
-              f"Leaderboard: {links.external(f'/puzzles/{found.id}')}", board=False)
+    ctx.reply(gettext('Game %(id)s (%(found)s, %(found2)s) has started; the board comes in the next mail. Leaderboard: %(external)s', id=game.id, found=name_of(found), found2=par_text(found), external=links.external(f'/puzzles/{found.id}')), board=False)
     ctx.commit()
 
 
@@ -401,7 +397,7 @@ def puzzle_list(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
     shown = puzzles.listed(ctx.session, 10)
     if not shown:
-        ctx.reply("There are no puzzles yet; a new one is made every day.", board=False)
+        ctx.reply(gettext('There are no puzzles yet; a new one is made every day.'), board=False)
     else:
         today = {p.id for p in puzzles.today(ctx.session)}
         lines = ["Puzzles (a published deal anyone may play; fewest wins), newest first:", ""]
@@ -417,14 +413,14 @@ def puzzle_list(ctx: Context, cmd: c.Command) -> None:
 def _refuse_new(ctx: Context, why: str) -> None:
     ctx.claim()
     if once_a_day(ctx.session, ctx.msg.sender, "new-refused"):
-        ctx.reply(f"No game was started: {why}\n\n(You get this explanation at most once a day.)", board=False)
+        ctx.reply(gettext('No game was started: %(why)s\n\n(You get this explanation at most once a day.)', why=why), board=False)
     ctx.commit()
 
 
 def unhandled(ctx: Context, cmd: c.Command) -> None:
     """A command the mail robot knows but cannot do by mail."""
     ctx.claim()
-    ctx.reply(f"'{cmd.line}' cannot be done by mail; use the web site: {links.external('/')}. Nothing was changed.",
+    ctx.reply(gettext("'%(line)s' cannot be done by mail; use the web site: %(external)s. Nothing was changed.", line=cmd.line, external=links.external('/')),
               board=False)
     ctx.commit()
 

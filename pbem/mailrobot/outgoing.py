@@ -50,6 +50,8 @@ from mail.send import (PERMANENT, UNCERTAIN, DrainResult, EmlFolderSink, Failure
 from mail.tokens import make_reply_address
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
+from pbem.i18n import for_player, gettext
+from pbem.services.notify import deadline_line
 from pbem.models import Game, OutboxMessage, Player, utcnow
 from pbem.play import kind_of, seat_of, turns_of
 from pbem.services import refusals, views
@@ -70,8 +72,8 @@ def move_list(session: Session, game: Game, ply: int) -> str:
         return ""
     shown = turns[-MOVE_LIST_PLIES:]
     words = [f"{t.ply}. {t.canonical}" for t in shown]
-    lead = "Moves" if len(shown) == len(turns) else f"Moves (the last {len(shown)})"
-    return f"{lead}: " + "  ".join(words)
+    lead = gettext("Moves") if len(shown) == len(turns) else gettext("Moves (the last %(num)s)", num=len(shown))
+    return gettext("%(lead)s: %(moves)s", lead=lead, moves="  ".join(words))
 
 
 def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> str:
@@ -95,6 +97,14 @@ def recipient_seat(session: Session, game: Game, row: OutboxMessage, player: Pla
 
 
 def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> EmailMessage:
+    """The MIME message for an outbox row, in its recipient's language
+    (their setting, else English; see ``_compose``)."""
+    player = session.exec(select(Player).where(Player.email == row.to_addr)).first()
+    with for_player(player):
+        return _compose(session, settings, row, player)
+
+
+def _compose(session: Session, settings: MailSettings, row: OutboxMessage, player: Player | None) -> EmailMessage:
     """The MIME message for an outbox row.  A mail about a started game
     gets, at send time, the board at the row's ply (or the preview it
     holds) as the recipient's seat may see it, through
@@ -102,7 +112,6 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
     list, the deadline.  A row queued before migration 0011 holds its
     board in its body already and goes out as written, without a PNG."""
     game = session.get(Game, row.game_id) if row.game_id is not None else None
-    player = session.exec(select(Player).where(Player.email == row.to_addr)).first()
     reply_to = settings.robot_address
     thread = None
     board = after = ""
@@ -130,12 +139,14 @@ def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> Ema
             moves = move_list(session, game, ply)
             if moves:
                 extra.append(moves)
-            if current and game.deadline and game.status == "active" and "Deadline:" not in words:
-                extra.append(f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC")
+            deadline = deadline_line(game) if game.deadline else ""
+            if current and game.deadline and game.status == "active" and deadline.split(" ")[0] not in words:
+                extra.append(deadline)
         if row.kind == "your_turn":
             example = example_turn(session, game, seat, ply) if sight is not None else kind_of(game).notation.example_turn()
-            extra.append(f"Reply to this mail with your turn, e.g. \"#{ply + 1} {example}\" "
-                         "(the number is the turn you answer), or a command: legal, board, record, help.")
+            extra.append(gettext("Reply to this mail with your turn, e.g. \"#%(ply)s %(example)s\" (the number is "
+                                 "the turn you answer), or a command: legal, board, record, help.",
+                                 ply=ply + 1, example=example))
         text = row.body.rstrip()
         after = "\n\n".join(part for part in [(row.after_board or "").strip("\n")] + extra if part.strip())
     elif row.in_reply_to:

@@ -21,6 +21,8 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 from sqlmodel import Session, select
 
 from engine.errors import AmbiguousTurnError, IllegalTurnError, PbemError
@@ -33,6 +35,7 @@ from pbem.mailrobot.commands import (BEFORE_START, COMMANDS, AlreadyProcessed, C
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
+from pbem.i18n import for_player
 from pbem.models import INVITING, Game, Player
 from pbem.models_mail import DONE, IGNORED, InboxMessage
 from pbem.play import kind_of, seat_of
@@ -41,7 +44,14 @@ from pbem.services.errors import ServiceError
 
 
 def process(session: Session, settings: MailSettings, row: InboxMessage) -> str:
-    """Act on one stored message; commits.  Returns what was done, in a few words."""
+    """Act on one stored message; commits.  Returns what was done, in a few words.
+    The answer is written in the sender's language once they are known
+    (their setting; else English)."""
+    with ExitStack() as language:
+        return _process(session, settings, row, language)
+
+
+def _process(session: Session, settings: MailSettings, row: InboxMessage, language: ExitStack) -> str:
     msg = parse_message(row.raw, envelope_from=row.envelope_from, envelope_to=row.envelope_to,
                         loop_id=settings.loop_id, our_addresses=settings.our_addresses, prefix=REPLY_PREFIX,
                         our_domain=settings.domain)
@@ -54,6 +64,7 @@ def process(session: Session, settings: MailSettings, row: InboxMessage) -> str:
             return _refuse(ctx, why)
     else:
         ctx.player = session.exec(select(Player).where(Player.email == msg.sender)).first()
+    language.enter_context(for_player(ctx.player))
     in_game = ctx.game is not None
     considered: list[str] = []
     cmd = pick(ctx, msg.lines, in_game, considered) or pick(ctx, msg.attachment_lines, in_game, considered)

@@ -7,6 +7,9 @@ seconds.  API tokens are random strings; only their digest is stored too.
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
+import contextlib
 import functools
 import hashlib
 import re
@@ -40,10 +43,10 @@ TOKEN_PREFIX = "pbem_"
 def normalize_email(email: Any) -> str:
     """The address, trimmed and lower-cased; ``BadInput`` if it is not one."""
     if not isinstance(email, str):
-        raise BadInput("an email address is text, such as alice@example.org")
+        raise BadInput(gettext('an email address is text, such as alice@example.org'))
     text = email.strip().lower()
     if len(text) > 320 or not _EMAIL.match(text):
-        raise BadInput(f"{email.strip()[:80]!r} is not an email address; write one such as alice@example.org")
+        raise BadInput(gettext('%(value)s is not an email address; write one such as alice@example.org', value=repr(email.strip()[:80])))
     return text
 
 
@@ -52,7 +55,7 @@ def player_for_email(session: Session, email: Any, *, create: bool = True) -> Pl
     player = session.exec(select(Player).where(Player.email == address)).first()
     if player is None:
         if not create:
-            raise NotFound(f"nobody has signed in as {address}")
+            raise NotFound(gettext('nobody has signed in as %(address)s', address=address))
         try:
             with session.begin_nested():  # another request may make the same player at the same moment
                 player = Player(email=address)
@@ -211,21 +214,21 @@ def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Pla
     player = player_for_email(session, email)
     link = sign_in_link(session, player, next_path)
     minutes = current_app.config["SIGN_IN_MAX_AGE"] // 60
-    outbox.queue(
-        session,
-        player.email,
-        "Your pbem sign-in link",
-        f"Sign in to pbem with this link (it works once, within {minutes} minutes):\n\n{link}\n\n"
-        "If you did not ask for it, ignore this message.\n",
-        kind=SIGN_IN_KIND,
-    )
+    from pbem.i18n import for_player
+
+    # in the player's language; without a setting, in the language of the page that asked for the link
+    with for_player(player) if player.language else contextlib.nullcontext():
+        subject = gettext("Your pbem sign-in link")
+        body = gettext("Sign in to pbem with this link (it works once, within %(minutes)s minutes):\n\n%(link)s\n\n"
+                       "If you did not ask for it, ignore this message.\n", minutes=minutes, link=link)
+    outbox.queue(session, player.email, subject, body, kind=SIGN_IN_KIND)
     session.commit()
     return player
 
 
 def set_name(session: Session, player: Player, name: Any) -> Player:
     if not isinstance(name, str) or len(name.strip()) > 80 or any(c in name for c in "<>\"\n\r"):
-        raise BadInput("a name is up to 80 characters, without < > \" or line breaks")
+        raise BadInput(gettext('a name is up to 80 characters, without < > " or line breaks'))
     player.name = name.strip()
     session.add(player)
     session.commit()
@@ -240,7 +243,7 @@ def _digest(token: str) -> str:
 def create_api_token(session: Session, player: Player, label: str = "") -> tuple[str, ApiToken]:
     """A new token for ``player``: the secret (shown once) and its row; commits."""
     if not isinstance(label, str) or len(label) > 80:
-        raise BadInput("a token label is text of up to 80 characters")
+        raise BadInput(gettext('a token label is text of up to 80 characters'))
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     row = ApiToken(player_id=player.id, digest=_digest(secret), label=label.strip())
     session.add(row)
@@ -313,6 +316,21 @@ def revoke_api_token(session: Session, player: Player, token_id: Any) -> None:
     row = session.get(ApiToken, token_id) if isinstance(token_id, int) and 0 < token_id < 2**31 else None
     if row is None or row.player_id != player.id:
         shown = repr(token_id)
-        raise NotFound(f"you have no API token {shown if len(shown) <= 20 else shown[:20] + '…'}")
+        raise NotFound(gettext('you have no API token %(value)s', value=shown if len(shown) <= 20 else shown[:20] + '…'))
     session.delete(row)
     session.commit()
+
+
+def set_language(session: Session, player: Player, language: Any) -> Player:
+    """Set the player's language ("en", "fr", or "" for the browser's);
+    ``BadInput`` names the choices; commits."""
+    from pbem.i18n import LANGUAGES, gettext, setting_of
+
+    text = str(language or "").strip().lower()
+    if text and not setting_of(text):
+        raise BadInput(gettext("the language is one of %(choices)s, or empty for the browser's; not %(value)r",
+                               choices=", ".join(LANGUAGES), value=text[:20]))
+    player.language = text
+    session.add(player)
+    session.commit()
+    return player

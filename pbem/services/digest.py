@@ -10,6 +10,8 @@ last sent, so two runs never send it twice."""
 
 from __future__ import annotations
 
+from pbem.i18n import for_player, gettext, ngettext
+
 import re
 from datetime import datetime
 from typing import Any
@@ -46,7 +48,7 @@ def set_preferences(session: Session, player: Player, *, reminder_hours: Any = N
         prefs.reminder_hours = _hours_text(reminder_hours)
     if digest is not None:
         if not isinstance(digest, bool):
-            raise BadInput(f"digest is true (one mail a day) or false (a mail per move); not {digest!r}")
+            raise BadInput(gettext('digest is true (one mail a day) or false (a mail per move); not %(digest)s', digest=repr(digest)))
         prefs.digest = digest
     session.add(prefs)
     session.commit()
@@ -62,11 +64,10 @@ def _hours_text(value: Any) -> str:
             continue
         text = str(part)
         if isinstance(part, bool) or not re.fullmatch(r"[0-9]{1,4}", text) or not 1 <= int(text) <= 720:
-            raise BadInput(f"reminders are whole hours before the deadline from 1 to 720, {example}; "
-                           f"not {part[:40] if isinstance(part, str) else part!r}")
+            raise BadInput(gettext('reminders are whole hours before the deadline from 1 to 720, %(example)s; not %(value)s', example=example, value=repr(part[:40] if isinstance(part, str) else part)))
         hours.append(int(text))
     if len(set(hours)) > 5:
-        raise BadInput(f"at most 5 reminders a turn, {example}")
+        raise BadInput(gettext('at most 5 reminders a turn, %(example)s', example=example))
     return ",".join(str(h) for h in sorted(set(hours), reverse=True))
 
 
@@ -123,16 +124,26 @@ def send_digests(engine: Engine, now: datetime | None = None) -> int:
 
 
 def _queue(session: Session, player: Player, games: list[Game], now: datetime) -> None:
-    lines = [f"{len(games)} game{'s are' if len(games) != 1 else ' is'} waiting for your turn:", ""]
+    with for_player(player):
+        subject, body = _digest_words(session, player, games, now)
+    outbox.queue(session, player.email, subject, body)
+
+
+def _digest_words(session: Session, player: Player, games: list[Game], now: datetime) -> tuple[str, str]:
+    """The digest's subject and body, in the language of the moment."""
+    count = len(games)
+    lines = [ngettext("%(num)d game is waiting for your turn:", "%(num)d games are waiting for your turn:", count), ""]
     for game in games:
         others = ", ".join(p.display_name for s, p in seated_players(session, game) if p.id != player.id)
-        line = f"Game {game.id} ({title_of(game)}) with {others}: turn {game.ply + 1}"
+        line = gettext("Game %(id)s (%(game)s) with %(others)s: turn %(turn)s", id=game.id, game=title_of(game),
+                       others=others, turn=game.ply + 1)
         if game.deadline:
             hours = (game.deadline - now).total_seconds() / 3600
-            left = "overdue" if hours < 0 else f"{hours:.0f} hours left"
-            line += f", deadline {game.deadline:%Y-%m-%d %H:%M} UTC ({left})"
+            left = gettext("overdue") if hours < 0 else gettext("%(hours)s hours left", hours=f"{hours:.0f}")
+            line += gettext(", deadline %(date)s UTC (%(left)s)", date=f"{game.deadline:%Y-%m-%d %H:%M}", left=left)
         lines += [line, "  " + links.external(f"/games/{game.id}"),
-                  f"  How to play {title_of(game)}: {links.guide(game.kind)}"]
-    lines += ["", "You get this digest instead of a mail per move; change that at " + links.external("/settings"), ""]
-    outbox.queue(session, player.email, f"Daily digest: {len(games)} game{'s' if len(games) != 1 else ''} "
-                 "waiting for you", "\n".join(lines))
+                  "  " + gettext("How to play %(game)s: %(link)s", game=title_of(game), link=links.guide(game.kind))]
+    lines += ["", gettext("You get this digest instead of a mail per move; change that at %(link)s",
+                          link=links.external("/settings")), ""]
+    subject = ngettext("Daily digest: %(num)d game waiting for you", "Daily digest: %(num)d games waiting for you", count)
+    return subject, "\n".join(lines)

@@ -10,6 +10,8 @@ before a turn was played is refused, not written after the turn).
 
 from __future__ import annotations
 
+from pbem.i18n import gettext, lazy_gettext
+
 import random
 from typing import Any, Callable, Iterable
 
@@ -87,58 +89,53 @@ def create_game(
     try:
         kind = registry.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
-            raise BadInput(f"the game type is one of: {', '.join(registry.names())}")
+            raise BadInput(gettext('the game type is one of: %(join)s', join=', '.join(registry.names())))
         if options is not None and not isinstance(options, dict):
-            raise BadInput("options are name=value pairs, such as {\"spawn\": \"seedling\"}")
+            raise BadInput(gettext('options are name=value pairs, such as {"spawn": "seedling"}'))
         options, seed = _published_seed(kind, options or {})
         normalized = kind.rules.normalize_options(options)
     except PbemError as error:
         raise BadInput(str(error)) from None
     if isinstance(emails, (str, bytes)) or not isinstance(emails, Iterable):
-        raise BadInput("players are a list of email addresses in turn order")
+        raise BadInput(gettext('players are a list of email addresses in turn order'))
     addresses = [normalize_email(e) for e in emails]
     if creator.email not in addresses:
         addresses.insert(0, creator.email)
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
-        raise BadInput("bots are a list of levels, such as [\"hard\"]")
+        raise BadInput(gettext('bots are a list of levels, such as ["hard"]'))
     bot_levels = bot_players.check_levels(bots)
     if any(bot_players.is_bot_address(a) for a in addresses):
-        raise BadInput("a bot is asked for by its level (new ... vs bot hard), not by its address")
+        raise BadInput(gettext('a bot is asked for by its level (new ... vs bot hard), not by its address'))
     human_count = len(addresses)
     addresses += [bot_players.address_of(level) for level in bot_levels]
     duplicates = sorted({a for a in addresses if addresses.count(a) > 1})
     if duplicates:
-        raise BadInput(f"each player is listed once; {', '.join(duplicates)} appears more than once")
+        raise BadInput(gettext('each player is listed once; %(duplicates)s appears more than once', duplicates=', '.join(duplicates)))
     if open_seats in ("", None):
         open_seats = 0
     if isinstance(open_seats, str) and open_seats.strip().isdigit():
         open_seats = int(open_seats.strip())
     if not isinstance(open_seats, int) or isinstance(open_seats, bool) or not 0 <= open_seats <= 7:
-        raise BadInput(f"the open seats are a whole number from 0 to 7 (0: invite by address only); "
-                       f"not {str(open_seats)[:20]!r}")
+        raise BadInput(gettext('the open seats are a whole number from 0 to 7 (0: invite by address only); not %(value)s', value=repr(str(open_seats)[:20])))
     if open_seats and bot_levels:
-        raise BadInput("an open challenge waits for players from the lobby; a game against a computer opponent "
-                       "has no open seats: leave the open seats at 0, or ask for no bot")
+        raise BadInput(gettext('an open challenge waits for players from the lobby; a game against a computer opponent has no open seats: leave the open seats at 0, or ask for no bot'))
     if open_seats and len(addresses) > 1:
-        raise BadInput("an open challenge invites nobody by address: list only yourself and give the number "
-                       "of open seats, or invite your opponents and leave the open seats at 0")
+        raise BadInput(gettext('an open challenge invites nobody by address: list only yourself and give the number of open seats, or invite your opponents and leave the open seats at 0'))
     try:
         kind.rules.check_players(len(addresses) + open_seats)
     except PbemError as error:
-        raise BadInput(f"{error} (you included{', with the open seats' if open_seats else ''})") from None
+        raise BadInput(gettext('%(error)s (you included%(value)s)', error=error, value=gettext(', with the open seats') if open_seats else '')) from None
     if seed is not None and (len(addresses) != 1 or open_seats):
-        raise BadInput(f"a seed can be given only for a game of one player: with {len(addresses)} players the deal "
-                       "must stay secret; leave the seed empty for a fresh secret one")
+        raise BadInput(gettext('a seed can be given only for a game of one player: with %(addresses)s players the deal must stay secret; leave the seed empty for a fresh secret one', addresses=len(addresses)))
     if hours_per_turn in ("", None):
         hours = None
     elif isinstance(hours_per_turn, int) and not isinstance(hours_per_turn, bool) and 1 <= hours_per_turn <= MAX_HOURS:
         hours = hours_per_turn
     else:
-        raise BadInput(f"the time per turn is a whole number of hours from 1 to {MAX_HOURS}, or empty for no limit")
+        raise BadInput(gettext('the time per turn is a whole number of hours from 1 to %(max_hours)s, or empty for no limit', max_hours=MAX_HOURS))
     control = time_control_for(hours, time_control)
     if len(addresses) + open_seats == 1 and control is not None:
-        raise BadInput("a game of one player has no time limit (nobody waits for you, nobody can claim a win "
-                       "or put you out on time); leave the time per turn empty")
+        raise BadInput(gettext('a game of one player has no time limit (nobody waits for you, nobody can claim a win or put you out on time); leave the time per turn empty'))
     if open_seats:
         _check_open_challenges(session, creator)
     invited = [address for address in addresses[:human_count] if address != creator.email]
@@ -182,7 +179,7 @@ def create_game(
         session.add(PublishedSeedGame(game_id=game.id, puzzle_id=puzzle.id if puzzle else None))
         session.flush()
     if not invitees and not open_seats:  # solitaire: nobody to wait for
-        _start(session, game, "The game has started.", seed=seed)
+        _start(session, game, lazy_gettext("The game has started."), seed=seed)
     session.commit()
     return game
 
@@ -213,7 +210,7 @@ def _published_seed(kind: Any, options: dict) -> tuple[dict, str | None]:
     if not text:
         return rest, None
     if not kind.rules.uses_chance:
-        raise BadInput(f"{kind.rules.title or kind.name} uses no chance, so it takes no seed; leave the seed out")
+        raise BadInput(gettext('%(value)s uses no chance, so it takes no seed; leave the seed out', value=kind.rules.title or kind.name))
     chance.read_seed(text)  # SeedError (an OptionError) names the form
     return rest, text
 
@@ -229,21 +226,21 @@ def _puzzle_for(session: Session, kind: str, options: dict, seed: str, puzzle_id
 
 def _require_status(game: Game, *statuses: str, doing: str) -> None:
     if game.status not in statuses:
-        raise GameNotActive(f"game {game.id} is {game.status}, so you cannot {doing}")
+        raise GameNotActive(gettext('game %(id)s is %(status)s, so you cannot %(doing)s', id=game.id, status=gettext(game.status), doing=doing))
 
 
 def _moved(session: Session, game: Game) -> Conflict:
     session.rollback()
-    return Conflict(f"game {game.id} changed while you were looking; reload it and try again")
+    return Conflict(gettext('game %(id)s changed while you were looking; reload it and try again', id=game.id))
 
 
 @rolls_back
 def accept(session: Session, game_id: Any, player: Player) -> Game:
     """Accept an invitation; the game starts when everyone has."""
     game, seat = game_for_player(session, game_id, player)
-    _require_status(game, INVITING, doing="accept an invitation to it")
+    _require_status(game, INVITING, doing=gettext("accept an invitation to it"))
     if seat.status == ACCEPTED:
-        raise Conflict(f"you have already accepted game {game.id}; it starts when everyone has")
+        raise Conflict(gettext('you have already accepted game %(id)s; it starts when everyone has', id=game.id))
     seat.status, seat.answered_at = ACCEPTED, utcnow()
     session.add(seat)
     session.flush()
@@ -267,16 +264,15 @@ def join(session: Session, game_id: Any, player: Player) -> Game:
     for _ in range(JOIN_TRIES):
         game = load_game(session, game_id)
         if seat_of(session, game, player) is not None:
-            raise Conflict(f"you already have a seat in game {game.id}")
+            raise Conflict(gettext('you already have a seat in game %(id)s', id=game.id))
         if game.status != INVITING or not game.open_seats:
-            raise Conflict(f"game {game.id} has no open seat left; another player took the last one. "
-                           "Look in the lobby for another challenge, or start one")
+            raise Conflict(gettext('game %(id)s has no open seat left; another player took the last one. Look in the lobby for another challenge, or start one', id=game.id))
         if gamestate.take_open_seat(session, game, game.open_seats):
             break
         session.rollback()  # another player took a seat first: read the game again
         session.expire_all()
     else:
-        raise Conflict(f"game {game_id} changed while you were joining it; reload the lobby and try again")
+        raise Conflict(gettext('game %(game_id)s changed while you were joining it; reload the lobby and try again', game_id=game_id))
     number = len(seats_of(session, game))  # the row is ours until commit: every other seat is in
     session.add(Seat(game_id=game.id, player_id=player.id, number=number, status=ACCEPTED, answered_at=utcnow()))
     session.flush()
@@ -287,7 +283,7 @@ def join(session: Session, game_id: Any, player: Player) -> Game:
                          + ("" if game.open_seats else " Every seat is taken: the game starts.")],
                         kind="joined")
     if not game.open_seats:
-        _start(session, game, "Every seat is taken: the game has started.")
+        _start(session, game, lazy_gettext("Every seat is taken: the game has started."))
     session.commit()
     return game
 
@@ -296,12 +292,11 @@ def join(session: Session, game_id: Any, player: Player) -> Game:
 def decline(session: Session, game_id: Any, player: Player) -> Game:
     """Decline an invitation; the game is cancelled."""
     game, seat = game_for_player(session, game_id, player)
-    _require_status(game, INVITING, doing="decline it")
+    _require_status(game, INVITING, doing=gettext("decline it"))
     if seat.status == ACCEPTED and game.creator_id == player.id:
-        raise Conflict("you created this game; abandon it instead of declining")
+        raise Conflict(gettext('you created this game; abandon it instead of declining'))
     if seat.status == ACCEPTED:
-        raise Conflict(f"you have already accepted game {game.id}, so you cannot decline it now; "
-                       "it starts when everyone has accepted, and then you may resign")
+        raise Conflict(gettext('you have already accepted game %(id)s, so you cannot decline it now; it starts when everyone has accepted, and then you may resign', id=game.id))
     seat.status, seat.answered_at = DECLINED, utcnow()
     session.add(seat)
     if not gamestate.cancel(session, game, f"{player.display_name} declined the invitation", utcnow()):
@@ -311,7 +306,7 @@ def decline(session: Session, game_id: Any, player: Player) -> Game:
     return game
 
 
-def _start(session: Session, game: Game, headline: str = "Everyone has accepted: the game has started.",
+def _start(session: Session, game: Game, headline: Any = lazy_gettext("Everyone has accepted: the game has started."),
            seed: str | None = None) -> None:
     kind = kind_of(game)
     seats = seats_of(session, game)
@@ -350,7 +345,7 @@ def _finish(session: Session, game: Game, winners: list[int] | None, termination
 def resign(session: Session, game_id: Any, player: Player) -> Game:
     """Resign: the other players share the result (the winner, with two)."""
     game, seat = game_for_player(session, game_id, player)
-    _require_status(game, ACTIVE, doing="resign")
+    _require_status(game, ACTIVE, doing=gettext("resign"))
     label = kind_of(game).notation.player_label
     others = [s.number for s in seats_of(session, game) if s.number != seat.number]
     if not others:  # solitaire: nobody wins
@@ -366,12 +361,12 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
     """Offer a draw, or agree to one on offer; when every player agrees the
     game ends drawn.  A turn played withdraws the offer."""
     game, seat = game_for_player(session, game_id, player)
-    _require_status(game, ACTIVE, doing="offer a draw")
+    _require_status(game, ACTIVE, doing=gettext("offer a draw"))
     if is_solitaire(session, game):
         raise Conflict(NOT_IN_SOLITAIRE.format(what="offer a draw to"))
     agreeing = gamestate.draw_offer_seats(game)
     if seat.number in agreeing:
-        raise Conflict("you have already offered or agreed to a draw; the other players must agree")
+        raise Conflict(gettext('you have already offered or agreed to a draw; the other players must agree'))
     agreeing.add(seat.number)
     seats = seats_of(session, game)
     if len(agreeing) == len(seats):
@@ -379,8 +374,7 @@ def offer_draw(session: Session, game_id: Any, player: Player) -> Game:
     else:
         if not gamestate.offer_draw(session, game, agreeing):
             session.rollback()
-            raise Conflict(f"game {game.id} has moved on since you looked (a turn was played, which withdraws "
-                           "any draw offer); look at the new position and offer the draw again")
+            raise Conflict(gettext('game %(id)s has moved on since you looked (a turn was played, which withdraws any draw offer); look at the new position and offer the draw again', id=game.id))
         for other_seat, other in seated_players(session, game):
             if other_seat.number not in agreeing:
                 notify.send(session, other, game, "draw offered",
@@ -396,7 +390,7 @@ def accept_draw(session: Session, game_id: Any, player: Player) -> Game:
     if game.status == ACTIVE and is_solitaire(session, game):
         raise Conflict(NOT_IN_SOLITAIRE.format(what="accept a draw from"))
     if game.status == ACTIVE and not gamestate.draw_offer_seats(game):
-        raise Conflict(f"nobody has offered a draw in game {game.id}; you may offer one")
+        raise Conflict(gettext('nobody has offered a draw in game %(id)s; you may offer one', id=game.id))
     return offer_draw(session, game_id, player)
 
 
@@ -407,12 +401,10 @@ def abandon(session: Session, game_id: Any, player: Player) -> Game:
     abandoned: a player resigns or offers a draw."""
     game, _seat = game_for_player(session, game_id, player)
     if game.status == ACTIVE:
-        raise Conflict(f"game {game.id} has started, so it cannot be abandoned; resign, or offer a draw "
-                       "(the game is drawn when every player agrees)")
-    _require_status(game, INVITING, doing="abandon it")
+        raise Conflict(gettext('game %(id)s has started, so it cannot be abandoned; resign, or offer a draw (the game is drawn when every player agrees)', id=game.id))
+    _require_status(game, INVITING, doing=gettext("abandon it"))
     if game.creator_id != player.id:
-        raise Conflict(f"only the player who created game {game.id} can abandon it before it starts"
-                       + ("; decline the invitation instead" if _seat.status == INVITED else ""))
+        raise Conflict(gettext('only the player who created game %(id)s can abandon it before it starts', id=game.id) + "; decline the invitation instead" if _seat.status == INVITED else "")
     _finish(session, game, None, f"abandoned by {player.display_name} before it started", status=ABANDONED)
     session.commit()
     return game

@@ -5,6 +5,8 @@ seat goes through the game-state door (``gamestate.take_open_seat``)."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from typing import Any
 
 from sqlmodel import Session, select
@@ -52,7 +54,7 @@ def player_page(session: Session, player_id: Any, viewer: Player | None = None) 
         number = 0
     player = session.get(Player, number) if 0 < number < 2**31 else None
     if player is None:
-        raise NotFound(f"there is no player {str(player_id)[:20]}")
+        raise NotFound(gettext('there is no player %(value)s', value=str(player_id)[:20]))
     listed = []
     wins = finished = 0
     for game, seat in games_of(session, player):

@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from pbem import links
 from pbem.db import insert_rows
+from pbem.i18n import for_player, gettext
 from pbem.models import Game, Player, Seat
 from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services import outbox, par
@@ -33,19 +34,20 @@ def seed_lines(game: Game, session: Session | None = None) -> list[str]:
         return []
     puzzle = par.puzzle_of(session, game) if session is not None else None
     if session is not None and par.seed_is_public(session, game):
-        lines = ["", f"The deal's seed is published (anyone may play this deal): {game.seed} "
-                 f"(SHA-256 {game.seed_hash})."]
+        lines = ["", gettext("The deal's seed is published (anyone may play this deal): %(seed)s "
+                             "(SHA-256 %(hash)s).", seed=game.seed, hash=game.seed_hash)]
         if puzzle is not None:
-            lines += [f"This is {par.name_of(puzzle)}: {par.par_text(puzzle)}; its leaderboard: "
-                      f"{links.external(f'/puzzles/{puzzle.id}')}"]
+            lines += [gettext("This is %(puzzle)s: %(par)s; its leaderboard: %(link)s", puzzle=par.name_of(puzzle),
+                              par=par.par_text(puzzle), link=links.external(f'/puzzles/{puzzle.id}'))]
             distance = par.distance(session, game, puzzle)
             if distance:
-                lines += [f"Your result: {distance}."]
+                lines += [gettext("Your result: %(result)s.", result=distance)]
         return lines
     if game.status in ("inviting", "active"):
-        return ["", f"The deal's seed has SHA-256 {game.seed_hash}; the seed is revealed when the game ends, "
-                "so you can check the deal."]
-    return ["", f"The deal's seed, revealed now the game is over: {game.seed} (SHA-256 {game.seed_hash})."]
+        return ["", gettext("The deal's seed has SHA-256 %(hash)s; the seed is revealed when the game ends, "
+                            "so you can check the deal.", hash=game.seed_hash)]
+    return ["", gettext("The deal's seed, revealed now the game is over: %(seed)s (SHA-256 %(hash)s).",
+                        seed=game.seed, hash=game.seed_hash)]
 
 
 _UNREAD = object()
@@ -63,8 +65,11 @@ def send(session: Session, player: Player, game: Game, subject: str, lines: list
     the message to be inserted by the caller (``outbox.queue``)."""
     if seat is _UNREAD:
         seat = seat_of(session, game, player)
-    body, after_board = mail_words(game, lines, after)
-    outbox.queue(session, player.email, f"Game {game.id} ({title_of(game)}): {subject}", body, game_id=game.id,
+    with for_player(player):  # lazy words (``lazy_gettext``) read in the recipient's language
+        body, after_board = mail_words(game, [str(line) for line in lines],
+                                       None if after is None else [str(line) for line in after])
+        subject = gettext("Game %(id)s (%(game)s): %(subject)s", id=game.id, game=title_of(game), subject=str(subject))
+    outbox.queue(session, player.email, subject, body, game_id=game.id,
                  ply=game.ply, kind=kind, seat=seat.number if seat is not None else None, after_board=after_board,
                  refused=refused, pending=pending)
 
@@ -72,7 +77,8 @@ def send(session: Session, player: Player, game: Game, subject: str, lines: list
 def mail_words(game: Game, lines: list[str], after: list[str] | None = None) -> tuple[str, str]:
     """A game mail's words as stored: the body (before the board) and the
     words after the board, the game's link last (see ``send``)."""
-    link = ["", f"The game: {game_link(game)}", f"How to play {title_of(game)}: {links.guide(game.kind)}", ""]
+    link = ["", gettext("The game: %(link)s", link=game_link(game)),
+            gettext("How to play %(game)s: %(link)s", game=title_of(game), link=links.guide(game.kind)), ""]
     if after is None:
         return "\n".join(lines + link), ""
     return "\n".join(lines), "\n".join(after + link).strip("\n")
@@ -80,27 +86,27 @@ def mail_words(game: Game, lines: list[str], after: list[str] | None = None) -> 
 
 def invitation(session: Session, game: Game, creator: Player, invitee: Player, sign_in_link: str) -> None:
     names = ", ".join(p.display_name for _, p in seated_players(session, game))
-    send(
-        session,
-        invitee,
-        game,
-        f"{creator.display_name} invites you",
-        [
-            f"{creator.display_name} ({creator.email}) invites you to a game of {title_of(game)}.",
-            f"Players: {names}.",
+    with for_player(invitee):
+        subject = gettext("%(name)s invites you", name=creator.display_name)
+        lines = [
+            gettext("%(name)s (%(email)s) invites you to a game of %(game)s.", name=creator.display_name,
+                    email=creator.email, game=title_of(game)),
+            gettext("Players: %(names)s.", names=names),
             "",
-            "To join, reply 'accept' to this mail (or 'decline' to refuse); the game starts when everyone has accepted.",
-            f"Or use the link: accept or decline here (this link signs you in): {sign_in_link}",
-        ],
-        kind="invitation",
-    )
+            gettext("To join, reply 'accept' to this mail (or 'decline' to refuse); the game starts when everyone "
+                    "has accepted."),
+            gettext("Or use the link: accept or decline here (this link signs you in): %(link)s", link=sign_in_link),
+        ]
+    send(session, invitee, game, subject, lines, kind="invitation")
 
 
 def declined(session: Session, game: Game, decliner: Player) -> None:
     for _, player in seated_players(session, game):
         if player.id != decliner.id:
-            send(session, player, game, "cancelled", [f"{decliner.display_name} declined, so the game will not start."],
-                  kind="cancelled")
+            with for_player(player):
+                subject = gettext("cancelled")
+                lines = [gettext("%(name)s declined, so the game will not start.", name=decliner.display_name)]
+            send(session, player, game, subject, lines, kind="cancelled")
 
 
 def position(session: Session, game: Game, headline: str, actor: Player | None = None,
@@ -130,25 +136,44 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
     inserting = pending is None
     pending = [] if pending is None else pending
     for seat, player in recipients:
-        if game.status != "active":
-            subject, lead, mail_kind = outcome(session, game, pairs), game.termination or "The game is over.", "game_over"
-        elif seat.number == mover:
-            subject, lead, mail_kind = "your turn", f"It is your turn (player {seat.number + 1}), turn {game.ply + 1}.", "your_turn"
-        else:
-            if actor is not None:
-                subject = "a turn was played"
-            else:
-                subject = "the game has started" if game.ply == 0 else "the game goes on"
-            lead, mail_kind = f"Player {mover_label} is to move next (turn {game.ply + 1}).", "turn_played"
-        after: list[str] = []
-        if game.ply == 0 or game.status != "active":
-            after += seed_lines(game, session)
-        if game.deadline and mover is not None:
-            after += ["", f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC"]
-        send(session, player, game, subject, [headline, lead], kind=mail_kind, after=after, seat=seat,
+        with for_player(player):
+            subject, lead, mail_kind, after = _position_words(session, game, pairs, seat, mover, mover_label, actor)
+            headline_text = str(headline)
+        send(session, player, game, subject, [headline_text, lead], kind=mail_kind, after=after, seat=seat,
              refused=refused, pending=pending)
     if inserting:
         insert_rows(session, pending)  # the mail, in one INSERT
+
+
+def _position_words(session: Session, game: Game, pairs, seat: Seat, mover, mover_label: str,
+                    actor: Player | None) -> tuple[str, str, str, list[str]]:
+    """The subject, the lead line, the kind and the words after the board
+    of one recipient's mail about the position (in the language of the moment)."""
+    if game.status != "active":
+        subject, lead, mail_kind = (outcome(session, game, pairs),
+                                    str(game.termination or gettext("The game is over.")), "game_over")
+    elif seat.number == mover:
+        subject, mail_kind = gettext("your turn"), "your_turn"
+        lead = gettext("It is your turn (player %(player)s), turn %(turn)s.", player=seat.number + 1, turn=game.ply + 1)
+    else:
+        if actor is not None:
+            subject = gettext("a turn was played")
+        else:
+            subject = gettext("the game has started") if game.ply == 0 else gettext("the game goes on")
+        lead = gettext("Player %(player)s is to move next (turn %(turn)s).", player=mover_label, turn=game.ply + 1)
+        mail_kind = "turn_played"
+    after: list[str] = []
+    if game.ply == 0 or game.status != "active":
+        after += seed_lines(game, session)
+    if game.deadline and mover is not None:
+        after += ["", deadline_line(game)]
+    return subject, lead, mail_kind, after
+
+
+def deadline_line(game: Game) -> str:
+    """'Deadline: ... UTC' in the language of the moment (also the marker
+    by which the sender sees that a mail names its deadline already)."""
+    return gettext("Deadline: %(date)s UTC", date=f"{game.deadline:%Y-%m-%d %H:%M}")
 
 
 def _refused(session: Session, seated: Seated | None, addresses: list[str]) -> set[str]:
@@ -170,22 +195,29 @@ def outcome(session: Session, game: Game, pairs: list[tuple[Seat, Player]] | Non
     (``pairs``: the game's seats and players, when already read)."""
     label = kind_of(game).notation.player_label
     pairs = seated_players(session, game) if pairs is None else pairs
-    names = {label(seat.number): f"{player.display_name} (player {label(seat.number)})"
+    names = {label(seat.number): gettext("%(name)s (player %(label)s)", name=player.display_name,
+                                         label=label(seat.number))
              for seat, player in pairs}
     parts = [p for p in (game.result or "").split("=") if p and p != "*"]
     if not parts or any(p not in names for p in parts):
-        ending = game.status if game.status not in ("active", "finished") else "over"
-        return f"game {ending}, no result" if not parts else f"game over ({game.result})"
+        if parts:
+            return gettext("game over (%(result)s)", result=game.result)
+        if game.status == "abandoned":
+            return gettext("game abandoned, no result")
+        if game.status == "cancelled":
+            return gettext("game cancelled, no result")
+        return gettext("game over, no result")
     winners = [names[p] for p in parts]
     if len(winners) == 1:
-        return f"game over: {winners[0]} wins"
-    between = ", ".join(winners[:-1]) + " and " + winners[-1]
+        return gettext("game over: %(winner)s wins", winner=winners[0])
+    between = gettext("%(names)s and %(last)s", names=", ".join(winners[:-1]), last=winners[-1])
     if len(winners) == len(names):
-        return f"game over: a draw between {between}"
-    return f"game over: {between} share the win"
+        return gettext("game over: a draw between %(names)s", names=between)
+    return gettext("game over: %(names)s share the win", names=between)
 
 
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
-        send(session, player, game, outcome(session, game), [headline], kind="game_over",
-             after=seed_lines(game, session))
+        with for_player(player):
+            subject, words, after = outcome(session, game), str(headline), seed_lines(game, session)
+        send(session, player, game, subject, [words], kind="game_over", after=after)

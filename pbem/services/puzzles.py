@@ -14,6 +14,8 @@ who finished first; games given up are not ranked.
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from datetime import date
 from typing import Any, Callable
 
@@ -63,8 +65,7 @@ def build(kind_name: str, options: dict[str, Any] | None = None, seed: str | Non
     try:
         kind = registry.get(kind_name)
         if kind.rules.puzzle_options() is None:
-            raise BadInput(f"{kind.rules.title or kind.name} has no puzzles; the games with puzzles are: "
-                           f"{', '.join(puzzle_kinds()) or 'none'}")
+            raise BadInput(gettext('%(value)s has no puzzles; the games with puzzles are: %(value2)s', value=kind.rules.title or kind.name, value2=', '.join(puzzle_kinds()) or 'none'))
         normalized = kind.rules.normalize_options(kind.rules.puzzle_options() if options is None else options)
         seed = (seed or NEW_SEED()).strip().lower()
         state = _dealt(kind, normalized, seed)
@@ -123,7 +124,7 @@ def load(session: Session, puzzle_id: Any) -> Puzzle:
         hint = (f"the puzzles are numbered up to {known}; see the list of puzzles" if known
                 else "there are no puzzles yet; a new one is made every day")
         named = str(number) if number else shown(puzzle_id)
-        raise NotFound(f"there is no puzzle {named}; {hint}")
+        raise NotFound(gettext('there is no puzzle %(named)s; %(hint)s', named=named, hint=hint))
     return puzzle
 
 

@@ -13,6 +13,8 @@ mail again.
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from typing import Any, Iterable
 
 from flask import current_app, has_app_context
@@ -66,8 +68,7 @@ def address_from_token(token: Any) -> str:
         data = None
     address = data.get("refuse") if isinstance(data, dict) else None
     if not isinstance(address, str) or not address:
-        raise BadInput("this link is not valid (was it copied whole?); use the link at the foot of any mail "
-                       "from this server")
+        raise BadInput(gettext('this link is not valid (was it copied whole?); use the link at the foot of any mail from this server'))
     return address
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from engine.i18n import current_language
+from pbem.i18n import gettext
 from pbem.models import FINISHED, Game
 from pbem.services import views
 
@@ -89,25 +91,36 @@ def ordinal(number: int) -> str:
 
 
 # -- words ---------------------------------------------------------------------
+# In the language of the moment (``pbem.i18n``; English outside a request).
+def local_ordinal(number: int) -> str:
+    """``ordinal`` in the language of the moment: 1st, 2nd (English), 1er, 2e (French)."""
+    if current_language() == "fr":
+        return "1er" if number == 1 else f"{number}e"
+    return ordinal(number)
+
+
 def result_words(groups: Sequence[Sequence[int]], seat: int, players: int, you: bool = True) -> str:
     """``seat``'s result in plain words: "you won", "you lost", "a draw",
     "you shared the win", "2nd of 3", "2nd= of 4" (tied); with ``you``
     False, about someone else ("won", "lost", "2nd of 3")."""
     found = place_of(groups, seat)
     if found is None:
-        return "no result"
+        return gettext("no result")
     place, tied = found
     if players == 1:
-        return ("you won" if you else "won") if place == 1 and len(groups) == 1 and groups[0] else "no result"
+        if place == 1 and len(groups) == 1 and groups[0]:
+            return gettext("you won") if you else gettext("won")
+        return gettext("no result")
     if tied == players:
-        return "a draw"
+        return gettext("a draw")
     if place == 1 and tied == 1:
-        return "you won" if you else "won"
+        return gettext("you won") if you else gettext("won")
     if place == 1:
-        return "you shared the win" if you else "shared the win"
+        return gettext("you shared the win") if you else gettext("shared the win")
     if players == 2:
-        return "you lost" if you else "lost"
-    return f"{ordinal(place)}{'=' if tied > 1 else ''} of {players}"
+        return gettext("you lost") if you else gettext("lost")
+    return gettext("%(place)s%(tied)s of %(players)s", place=local_ordinal(place), tied="=" if tied > 1 else "",
+                   players=players)
 
 
 def verdict(groups: Sequence[Sequence[int]], names: Sequence[str]) -> str:
@@ -115,17 +128,20 @@ def verdict(groups: Sequence[Sequence[int]], names: Sequence[str]) -> str:
     between alice and bob.", "alice and carol shared the win."
     (``names`` by 0-based seat)."""
     if not groups or not groups[0]:
-        return "Nobody won."
+        return gettext("Nobody won.")
     first = [names[seat] for seat in groups[0]]
     if len(first) == 1:
-        return f"{first[0]} won."
-    listed = ", ".join(first[:-1]) + " and " + first[-1]
+        return gettext("%(name)s won.", name=first[0])
+    listed = gettext("%(names)s and %(last)s", names=", ".join(first[:-1]), last=first[-1])
     if len(first) == len(names):
-        return f"A draw between {listed}."
-    return f"{listed} shared the win."
+        return gettext("A draw between %(names)s.", names=listed)
+    return gettext("%(names)s shared the win.", names=listed)
 
 
 def unfinished_words(status: str) -> str:
     """What the home list says of a game that ended without a result."""
-    return {"abandoned": "abandoned before it started", "cancelled": "cancelled before it started"}.get(
-        status, "no result")
+    if status == "abandoned":
+        return gettext("abandoned before it started")
+    if status == "cancelled":
+        return gettext("cancelled before it started")
+    return gettext("no result")

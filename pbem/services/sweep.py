@@ -23,6 +23,8 @@ and a timeout never both apply.
 
 from __future__ import annotations
 
+from pbem.i18n import for_player, gettext
+
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -177,7 +179,8 @@ def _check(session: Session, game: Game, now: datetime) -> str | None:
 
 
 def _remind(session: Session, game: Game, player: Player, seat: Seat, left: timedelta) -> None:
-    subject, lines, after = reminder_mail(game, seat.number, left)
+    with for_player(player):
+        subject, lines, after = reminder_mail(game, seat.number, left)
     notify.send(session, player, game, subject, lines, after=after)
 
 
@@ -368,22 +371,18 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
     now = now or utcnow()
     game, seat = game_for_player(session, game_id, player)
     if game.status != ACTIVE:
-        raise GameNotActive(f"game {game.id} is {game.status}, so there is no win to claim")
+        raise GameNotActive(gettext('game %(id)s is %(status)s, so there is no win to claim', id=game.id, status=gettext(game.status)))
     if is_solitaire(session, game):
-        raise Conflict(f"game {game.id} is a game of one player, so there is nobody to claim a win from; "
-                       "to end it, give up (resign)")
+        raise Conflict(gettext('game %(id)s is a game of one player, so there is nobody to claim a win from; to end it, give up (resign)', id=game.id))
     mover = mover_seat(session, game)
     if mover is None or game.deadline is None:
-        raise Conflict(f"game {game.id} has no time limit, so there is no win to claim on time")
+        raise Conflict(gettext('game %(id)s has no time limit, so there is no win to claim on time', id=game.id))
     if mover.number == seat.number:
-        raise Conflict("it is your own turn; play it instead of claiming")
+        raise Conflict(gettext('it is your own turn; play it instead of claiming'))
     if now < game.deadline:
-        raise Conflict(f"the player to move has until {game.deadline:%Y-%m-%d %H:%M} UTC; "
-                       "you may claim the win only after that")
+        raise Conflict(gettext('the player to move has until %(deadline)s UTC; you may claim the win only after that', deadline=format(game.deadline, '%Y-%m-%d %H:%M')))
     if not _may_claim(session, game):
-        raise Conflict(f"in game {game.id} a turn whose time runs out is "
-                       f"{'forfeited' if control_of(game).on_timeout == 'forfeit' else 'lost'} by the server, "
-                       "so there is no win to claim")
+        raise Conflict(gettext('in game %(id)s a turn whose time runs out is %(value)s by the server, so there is no win to claim', id=game.id, value=gettext('forfeited') if control_of(game).on_timeout == 'forfeit' else gettext('lost')))
     kind = kind_of(game)
     label = kind.notation.player_label
     late = session.get(Player, mover.player_id)
@@ -393,7 +392,7 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
     ply = game.ply
     if not gamestate.finish(session, game, others, termination, now):
         session.rollback()
-        raise Conflict(f"game {game.id} changed while you were looking (a turn may have been played); reload it")
+        raise Conflict(gettext('game %(id)s changed while you were looking (a turn may have been played); reload it', id=game.id))
     if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == ply)).first():
         session.add(Timeout(game_id=game.id, ply=ply, seat=mover.number, policy=control_of(game).on_timeout,
                             outcome="claimed", created_at=now))

@@ -22,6 +22,8 @@ written.  The mail is the same, byte for byte, as the per-game path's
 
 from __future__ import annotations
 
+from pbem.i18n import for_language, gettext, ngettext
+
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -44,8 +46,10 @@ def left_text(delta: timedelta) -> str:
     """How long until the deadline, in words: "about 5 hours"."""
     hours = max(0, round(delta.total_seconds() / 3600))
     if hours >= 48:
-        return f"about {round(hours / 24)} days"
-    return "less than an hour" if hours == 0 else f"about {hours} hour{'s' if hours != 1 else ''}"
+        return gettext("about %(days)s days", days=round(hours / 24))
+    if hours == 0:
+        return gettext("less than an hour")
+    return ngettext("about %(num)d hour", "about %(num)d hours", hours)
 
 
 def reminder_mail(game: Game, seat_number: int, left: timedelta) -> tuple[str, list[str], list[str]]:
@@ -54,18 +58,21 @@ def reminder_mail(game: Game, seat_number: int, left: timedelta) -> tuple[str, l
     ``left`` until the deadline.  The board itself is drawn when the mail is
     sent, as that seat may see it (``pbem.mailrobot.outgoing``)."""
     label = kind_of(game).notation.player_label(seat_number)
-    return f"reminder: your turn, {left_text(left)} left", [
-        f"Reminder: it is your turn (player {label}), turn {game.ply + 1}.",
-        f"Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC ({left_text(left)} from now).",
-    ], ["", "Reply to this mail with your turn, or play it on the game page."]
+    return gettext("reminder: your turn, %(left)s left", left=left_text(left)), [
+        gettext("Reminder: it is your turn (player %(label)s), turn %(turn)s.", label=label, turn=game.ply + 1),
+        gettext("Deadline: %(date)s UTC (%(left)s from now).", date=f"{game.deadline:%Y-%m-%d %H:%M}",
+                left=left_text(left)),
+    ], ["", gettext("Reply to this mail with your turn, or play it on the game page.")]
 
 
 def outbox_row(to: str, game: Game, seat_number: int, subject: str, lines: list[str], after: list[str],
-               now: datetime) -> dict[str, Any]:
+               now: datetime, language: str = "") -> dict[str, Any]:
     """The outbox row ``notify.send`` queues for this mail (with ``after``),
-    as values for a bulk INSERT."""
-    body, after_board = notify.mail_words(game, lines, after)
-    return outbox.new_row({"to_addr": to, "subject": f"Game {game.id} ({title_of(game)}): {subject}", "body": body,
+    as values for a bulk INSERT, in the recipient's ``language``."""
+    with for_language(language):
+        body, after_board = notify.mail_words(game, lines, after)
+        subject = gettext("Game %(id)s (%(game)s): %(subject)s", id=game.id, game=title_of(game), subject=subject)
+    return outbox.new_row({"to_addr": to, "subject": subject, "body": body,
                            "html": None, "game_id": game.id, "ply": game.ply, "kind": "game", "seat": seat_number,
                            "after_board": after_board}, now)
 
@@ -145,9 +152,10 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
     if not movers:
         return [], others
     seats = {
-        game_id: (number, player_id, email, hours)
-        for game_id, number, player_id, email, hours in session.exec(
-            select(Seat.game_id, Seat.number, Seat.player_id, Player.email, Preferences.reminder_hours)
+        game_id: (number, player_id, email, hours, language)
+        for game_id, number, player_id, email, hours, language in session.exec(
+            select(Seat.game_id, Seat.number, Seat.player_id, Player.email, Preferences.reminder_hours,
+                   Player.language)
             .join(Player, Player.id == Seat.player_id)
             .outerjoin(Preferences, Preferences.player_id == Seat.player_id)
             .where(Seat.game_id.in_(list(movers)))
@@ -175,11 +183,11 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
     return plans, others
 
 
-def _plan_one(game: Game, state: Any, seat: tuple[int, int, str, str | None], sent: set[int],
+def _plan_one(game: Game, state: Any, seat: tuple[int, int, str, str | None, str], sent: set[int],
               refused: set[str], now: datetime, created_at: datetime) -> _Plan:
     """One game's reminders, mail and next check: as ``sweep._check`` does
     it for a game whose deadline has not passed."""
-    number, player_id, email, hours_text = seat
+    number, player_id, email, hours_text, language = seat
     deadline = game.deadline
     start = game.turn_started_at or game.started_at or now
     hours = parse_hours(hours_text if hours_text is not None else DEFAULT_REMINDER_HOURS)
@@ -189,6 +197,7 @@ def _plan_one(game: Game, state: Any, seat: tuple[int, int, str, str | None], se
                  for h in due]
     mail = None
     if due and email.strip().lower() not in refused:
-        subject, lines, closing = reminder_mail(game, number, deadline - now)
-        mail = outbox_row(email, game, number, subject, lines, closing, created_at)
+        with for_language(language):  # the recipient's language, as notify.send writes it
+            subject, lines, closing = reminder_mail(game, number, deadline - now)
+        mail = outbox_row(email, game, number, subject, lines, closing, created_at, language)
     return _Plan(game.id, game.ply, game.next_check_at, after, reminders, mail)

@@ -9,6 +9,8 @@ Changes to a game row go through the one door, ``pbem.services.gamestate``.
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,26 +41,24 @@ def time_control_for(hours: int | None, given: Any) -> TimeControl | None:
     if isinstance(given, TimeControl):
         return given
     if not isinstance(given, dict):
-        raise BadInput("the time control is a set of name=value pairs, such as "
-                       '{"hours_per_turn": 72, "on_timeout": "claim", "weekends": true}')
+        raise BadInput(gettext('the time control is a set of name=value pairs, such as {"hours_per_turn": 72, "on_timeout": "claim", "weekends": true}'))
     unknown = sorted(set(given) - set(TimeControl.__dataclass_fields__) - {"days_per_turn"})
     if unknown:
-        raise BadInput(f"the time control has no {', '.join(map(str, unknown))}; it has days_per_turn, "
-                       + ", ".join(TimeControl.__dataclass_fields__))
+        raise BadInput(gettext('the time control has no %(join)s; it has days_per_turn, ', join=', '.join(map(str, unknown))) + ", ".join(TimeControl.__dataclass_fields__))
     data = dict(given)
     days = data.pop("days_per_turn", None)
     if days not in (None, ""):
         if "hours_per_turn" in data:
-            raise BadInput("give the time per turn as hours_per_turn or as days_per_turn, not both")
+            raise BadInput(gettext('give the time per turn as hours_per_turn or as days_per_turn, not both'))
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 365:
-            raise BadInput(f"days_per_turn is a whole number of days from 1 to 365; not {days!r}")
+            raise BadInput(gettext('days_per_turn is a whole number of days from 1 to 365; not %(days)s', days=repr(days)))
         data["hours_per_turn"] = days * 24
     if hours and "hours_per_turn" not in data:
         data["hours_per_turn"] = hours
     try:
         return TimeControl.from_dict(data)
     except TimeControlError as error:
-        raise BadInput(f"time control: {error}") from None
+        raise BadInput(gettext('time control: %(error)s', error=error)) from None
 
 
 def vacations_of(session: Session, player_id: int, since: datetime | None = None) -> list[Interval]:
@@ -171,5 +171,4 @@ def check_bank_cap(control: dict[str, Any]) -> None:
     """``BadInput`` when a bank cap is below the starting bank."""
     bank, cap = control.get("bank_hours") or 0, control.get("bank_cap_hours") or 0
     if isinstance(bank, int) and isinstance(cap, int) and cap and cap < bank:
-        raise BadInput(f"the bank cap ({cap} hours) must be at least the starting bank ({bank} hours), "
-                       f"or 0 for no cap")
+        raise BadInput(gettext('the bank cap (%(cap)s hours) must be at least the starting bank (%(bank)s hours), or 0 for no cap', cap=cap, bank=bank))

@@ -13,6 +13,8 @@ first to commit, then re-checks its WHERE clause against the new row).
 
 from __future__ import annotations
 
+from pbem.i18n import gettext, lazy_gettext
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,8 +76,7 @@ class Submitted:
 
 def moved_on(game: Game, seen_ply: int) -> GameMovedOn:
     return GameMovedOn(
-        f"game {game.id} has moved on: you saw it after {seen_ply} turns, but {game.ply} have been played now; "
-        "look at the new position and send your turn again"
+        gettext('game %(id)s has moved on: you saw it after %(seen_ply)s turns, but %(ply)s have been played now; look at the new position and send your turn again', id=game.id, seen_ply=seen_ply, ply=game.ply)
     )
 
 
@@ -83,10 +84,7 @@ def not_reached(game: Game, seen_ply: int) -> PlyNotReached:
     """The answer to a ply greater than the game's: the player cannot have
     seen that position, so say where the game is and which ply to send."""
     return PlyNotReached(
-        f"ply {seen_ply} has not been reached yet in game {game.id}: "
-        f"{'1 turn has' if game.ply == 1 else f'{game.ply} turns have'} been played, "
-        f"so the turn to play now is turn {game.ply + 1}, "
-        f"sent with ply {game.ply}; look at the game and send your turn with that ply"
+        gettext('ply %(seen_ply)s has not been reached yet in game %(id)s: %(value)s been played, so the turn to play now is turn %(value2)s, sent with ply %(ply)s; look at the game and send your turn with that ply', seen_ply=seen_ply, id=game.id, value=gettext('1 turn has') if game.ply == 1 else gettext('%(num)s turns have', num=game.ply), value2=game.ply + 1, ply=game.ply)
     )
 
 
@@ -100,7 +98,7 @@ def check_seen(game: Game, seen_ply: int) -> None:
 
 def _check_ply(seen_ply: Any) -> int:
     if isinstance(seen_ply, bool) or not isinstance(seen_ply, int) or seen_ply < 0:
-        raise BadInput(f"the ply is the number of turns played when you looked, a whole number such as 0; not {shown(seen_ply)}")
+        raise BadInput(gettext('the ply is the number of turns played when you looked, a whole number such as 0; not %(seen_ply)s', seen_ply=shown(seen_ply)))
     return seen_ply
 
 
@@ -125,17 +123,16 @@ def _game_and_seat(session: Session, game_id: Any, player: Player, seat: Seat | 
 
 def _play(game: Game, seat_number: int, text: Any) -> Preview:
     if game.status != ACTIVE:
-        raise GameNotActive(f"game {game.id} is {game.status}; no more turns can be played")
+        raise GameNotActive(gettext('game %(id)s is %(status)s; no more turns can be played', id=game.id, status=gettext(game.status)))
     if not isinstance(text, str):
-        raise BadTurn(f"a turn is text, such as {_example(game)!r}")
+        raise BadTurn(gettext('a turn is text, such as %(game)s', game=repr(_example(game))))
     kind = kind_of(game)
     state = state_of(game)
     mover = kind.rules.to_move(state)
     if mover != seat_number:
         who = "nobody" if mover is None else f"player {kind.notation.player_label(mover)}"
         raise NotYourTurn(
-            f"it is not your turn in game {game.id}: {who} is to move, and you are player "
-            f"{kind.notation.player_label(seat_number)}"
+            gettext('it is not your turn in game %(id)s: %(who)s is to move, and you are player %(seat_number)s', id=game.id, who=who, seat_number=kind.notation.player_label(seat_number))
         )
     try:
         turn = kind.notation.parse_turn(state, text)
@@ -199,7 +196,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     def rows() -> list[Any]:  # the turn and its mail, written with the claim (the game as advanced)
         time_control.bank_after_turn(session, game, seat, now, started)  # the seat's bank: flushed at the commit
         pending: list[Any] = [turn, *skipped]
-        notify.position(session, game, f"{player.display_name} played {played.canonical}.", actor=player,
+        notify.position(session, game, lazy_gettext("%(name)s played %(turn)s.", name=player.display_name, turn=played.canonical), actor=player,
                         seated=seated, pending=pending)
         return pending
 

@@ -7,6 +7,8 @@ back.  Days count against the year the vacation started in."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 import math
 import re
 from dataclasses import dataclass
@@ -67,13 +69,11 @@ def _check_days(days: Any) -> int:
         days = int(days.strip())
     if isinstance(days, bool) or not isinstance(days, int):
         shown = days[:40] if isinstance(days, str) else days
-        raise BadInput(f"a vacation is a whole number of days from now, such as 5 (0 ends your vacation); "
-                       f"not {shown!r}")
+        raise BadInput(gettext('a vacation is a whole number of days from now, such as 5 (0 ends your vacation); not %(shown)s', shown=repr(shown)))
     if days < 0:
-        raise BadInput(f"a vacation is a whole number of days from now, such as 5 (0 ends your vacation); not {days}")
+        raise BadInput(gettext('a vacation is a whole number of days from now, such as 5 (0 ends your vacation); not %(days)s', days=days))
     if days > 365:
-        raise BadInput(f"a vacation lasts at most 365 days (and you have {allowance()} days a year; "
-                       f"0 ends your vacation); {days} is too many")
+        raise BadInput(gettext('a vacation lasts at most 365 days (and you have %(allowance)s days a year; 0 ends your vacation); %(days)s is too many', allowance=allowance(), days=days))
     return days
 
 
@@ -89,7 +89,7 @@ def take(session: Session, player: Player, days: Any, now: datetime | None = Non
     going = before.current
     if days == 0:
         if going is None:
-            raise Conflict("you are not on vacation, so there is none to end; send a number of days to start one")
+            raise Conflict(gettext('you are not on vacation, so there is none to end; send a number of days to start one'))
         going.ends_at = now
         if going.ends_at <= going.starts_at:
             session.delete(going)
@@ -98,8 +98,7 @@ def take(session: Session, player: Player, days: Any, now: datetime | None = Non
     else:
         used = before.used - (_days(going) if going else 0)
         if used + days > before.allowance:
-            raise BadInput(f"you have {max(0, before.allowance - used)} vacation days left this year "
-                           f"(of {before.allowance}); ask for at most that many, not {days}")
+            raise BadInput(gettext('you have %(max)s vacation days left this year (of %(allowance)s); ask for at most that many, not %(days)s', max=max(0, before.allowance - used), allowance=before.allowance, days=days))
         if going is not None:
             going.ends_at = now + timedelta(days=days)
             session.add(going)
@@ -126,7 +125,7 @@ def by_mail(ctx: Any, cmd: Any) -> None:
     """The mail robot's ``vacation N`` handler (``pbem.mailrobot.commands``):
     claim the message, take the vacation, answer, commit together."""
     if ctx.player is None:
-        raise BadInput("send 'vacation 5' in reply to one of your games' mails, so we know who you are")
+        raise BadInput(gettext("send 'vacation 5' in reply to one of your games' mails, so we know who you are"))
     ctx.claim()
     done = take(ctx.session, ctx.player, cmd.days, commit=False)
     if done.current is not None:
@@ -134,5 +133,5 @@ def by_mail(ctx: Any, cmd: Any) -> None:
                 f"{done.left} of {done.allowance} vacation days are left this year. Send 'vacation 0' to come back early.")
     else:
         text = f"Your vacation is over and your clocks run again; {done.left} of {done.allowance} days are left this year."
-    ctx.reply(text + f"\nSee or change it on the web site: {links.external('/settings')}", board=False)
+    ctx.reply(text + gettext('\nSee or change it on the web site: %(external)s', external=links.external('/settings')), board=False)
     ctx.commit()

@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from pbem.config import dev_mailbox_enabled
+from pbem.i18n import PLAYER_OF_REQUEST, gettext, lazy_gettext
 from pbem.json_errors import error_response
 from pbem.security import csrf
 from pbem.services.errors import ServiceError
@@ -32,6 +33,28 @@ def linkify(text: str) -> Markup:
     return Markup("").join(out)
 
 
+# Werkzeug's own descriptions of the errors a page can meet, in the catalogue
+_HTTP_DESCRIPTIONS = {
+    404: lazy_gettext("The requested URL was not found on the server. If you entered the URL manually please "
+                      "check your spelling and try again."),
+    405: lazy_gettext("The method is not allowed for the requested URL."),
+    400: lazy_gettext("The browser (or proxy) sent a request that this server could not understand."),
+    500: lazy_gettext("The server encountered an internal error and was unable to complete your request. Either "
+                      "the server is overloaded or there is an error in the application."),
+}
+_CSRF_REASONS = (lazy_gettext("The CSRF token is missing."), lazy_gettext("The CSRF token has expired."),
+                 lazy_gettext("The CSRF token is invalid."), lazy_gettext("The CSRF tokens do not match."))
+
+
+def http_message(error: HTTPException) -> str:
+    """The error's description in the reader's language: ours (given to
+    ``abort``, already translated) or Werkzeug's default, from the catalogue."""
+    description = error.description or error.name
+    if description == type(error).description and error.code in _HTTP_DESCRIPTIONS:
+        return str(_HTTP_DESCRIPTIONS[error.code])
+    return gettext(description)
+
+
 def enable_dev_mailbox(app: Flask) -> None:
     """Serve /dev/mail (once), logging ``devmail.WARNING``; for debug mode only."""
     from pbem.web import devmail
@@ -45,6 +68,7 @@ def init_app(app: Flask) -> None:
     from pbem.web import auth, devmail, games, guides, lobby, puzzles, refusal, schedule, tokens
 
     csrf.init_app(app)
+    app.extensions[PLAYER_OF_REQUEST] = auth.current_player  # whose language setting a page is in
     app.register_blueprint(auth.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(guides.bp)
@@ -71,7 +95,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(error: CSRFError):
-        message = f"the form could not be accepted ({error.description}); reload the page and try again"
+        message = gettext("the form could not be accepted (%(reason)s); reload the page and try again",
+                          reason=gettext(error.description))
         return render_template("error.html", status=400, message=message), 400
 
     @app.errorhandler(RequestEntityTooLarge)
@@ -86,4 +111,4 @@ def init_app(app: Flask) -> None:
     def _http_error(error: HTTPException):
         if wants_json():
             return error_response(error.description or error.name, error.code or 500)
-        return render_template("error.html", status=error.code, message=error.description), error.code
+        return render_template("error.html", status=error.code, message=http_message(error)), error.code

@@ -5,6 +5,8 @@ live on the server (``pbem.services.web_sessions``): signing out ends them."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from functools import wraps
 from typing import Callable
 
@@ -101,7 +103,7 @@ def confirm():
     session.clear()
     session[web_sessions.COOKIE_KEY] = web_sessions.start(get_session(), player)
     session.permanent = True
-    flash(f"Signed in as {player.email}.")
+    flash(gettext('Signed in as %(email)s.', email=player.email))
     return redirect(next_path)
 
 
@@ -109,7 +111,7 @@ def confirm():
 def sign_out():
     web_sessions.end(get_session(), session.get(web_sessions.COOKIE_KEY))
     session.clear()
-    flash("Signed out.")
+    flash(gettext('Signed out.'))
     return redirect(url_for("games.home"))
 
 
@@ -120,5 +122,5 @@ def sign_out_everywhere():
     cancel their unused sign-in links."""
     count = web_sessions.end_all(get_session(), current_player())
     session.clear()
-    flash(f"Signed out on every device ({count} session{'s' if count != 1 else ''} ended).")
+    flash(gettext('Signed out on every device (%(count)s session%(value)s ended).', count=count, value='s' if count != 1 else ''))
     return redirect(url_for("games.home"))

@@ -3,6 +3,8 @@ preview, legal turns, lifecycle buttons), diagrams and record downloads."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext, lazy_gettext
+
 import re
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
@@ -78,8 +80,9 @@ def new_game():
             except ServiceError as failure:
                 error, status = failure.message, failure.status
             else:
-                flash(f"Game {game.id} created; it waits in the lobby for players to take its open seats."
-                      if game.open_seats else f"Game {game.id} created; the invitations are on their way.")
+                flash(gettext("Game %(id)s created; it waits in the lobby for players to take its open seats.",
+                              id=game.id) if game.open_seats else
+                      gettext("Game %(id)s created; the invitations are on their way.", id=game.id))
                 return redirect(url_for("games.show", game_id=game.id))
     kinds = _kinds()
     chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
@@ -164,17 +167,17 @@ def play(game_id: str):
         if failure.status in (403, 404):
             raise
         return _game_page(game_id, turn_text=text, error=failure.message, status=failure.status)
-    flash(f"You played {done.turn.canonical}.")
+    flash(gettext('You played %(canonical)s.', canonical=done.turn.canonical))
     return redirect(url_for("games.show", game_id=done.game.id))
 
 
 _ACTIONS = {
-    "accept": (games.accept, "You accepted the invitation."),
-    "decline": (games.decline, "You declined the invitation; the game is cancelled."),
-    "resign": (games.resign, "You resigned."),
-    "draw": (games.offer_draw, "Your draw offer (or agreement) is recorded."),
-    "abandon": (games.abandon, "The game is abandoned; the invitations are cancelled."),
-    "claim": (sweep.claim_win, "You claimed the win on time."),
+    "accept": (games.accept, lazy_gettext("You accepted the invitation.")),
+    "decline": (games.decline, lazy_gettext("You declined the invitation; the game is cancelled.")),
+    "resign": (games.resign, lazy_gettext("You resigned.")),
+    "draw": (games.offer_draw, lazy_gettext("Your draw offer (or agreement) is recorded.")),
+    "abandon": (games.abandon, lazy_gettext("The game is abandoned; the invitations are cancelled.")),
+    "claim": (sweep.claim_win, lazy_gettext("You claimed the win on time.")),
 }
 
 
@@ -212,7 +215,7 @@ def lifecycle(game_id: str, action: str):
         if failure.status in (403, 404):
             raise
         return _game_page(game_id, error=failure.message, status=failure.status)
-    flash(message)
+    flash(str(message))
     return redirect(url_for("games.show", game_id=game.id))
 
 

@@ -3,6 +3,8 @@ player's page with their games, results and ratings."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from flask import Blueprint, flash, redirect, render_template, url_for
 
 from pbem.db import get_session
@@ -29,8 +31,8 @@ def join(game_id: str):
         if failure.status == 404:
             raise
         return index(error=failure.message, status=failure.status)
-    flash("You took a seat." + (" Every seat is taken: the game has started." if game.status == "active" else
-                                " The game starts when every seat is taken."))
+    flash(gettext('You took a seat.') + " Every seat is taken: the game has started." if game.status == "active" else
+                                " The game starts when every seat is taken.")
     return redirect(url_for("games.show", game_id=game.id))
 
 

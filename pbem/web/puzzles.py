@@ -3,6 +3,8 @@ par and leaderboard, and its "Play this puzzle" button."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from flask import Blueprint, flash, redirect, render_template, url_for
 
 from pbem.db import get_session
@@ -43,5 +45,5 @@ def play(puzzle_id: str):
         if failure.status in (403, 404):
             raise
         return _page(puzzle_id, error=failure.message, status=failure.status)
-    flash(f"Game {game.id} started from puzzle {puzzle_id}; the board is below and in your mail.")
+    flash(gettext('Game %(id)s started from puzzle %(puzzle_id)s; the board is below and in your mail.', id=game.id, puzzle_id=puzzle_id))
     return redirect(url_for("games.show", game_id=game.id))

@@ -8,6 +8,8 @@ exempt from CSRF: they are authorised by the signed token alone."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from pbem.db import get_session
@@ -38,8 +40,7 @@ def answer(token: str):
     if action == "accept":
         refusals.accept_again(get_session(), address)
         return _page(token, address, done="accepted")
-    raise BadInput(f"say what to do: action=refuse or action=accept (or List-Unsubscribe=One-Click), "
-                   f"not {action[:30]!r}")
+    raise BadInput(gettext('say what to do: action=refuse or action=accept (or List-Unsubscribe=One-Click), not %(action)s', action=repr(action[:30])))
 
 
 @bp.get("/settings/mail")

@@ -10,7 +10,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 
 from pbem import ical
 from pbem.db import get_session
-from pbem.services import digest, vacations
+from pbem.i18n import gettext
+from pbem.services import accounts, digest, vacations
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
 from pbem.services.errors import ServiceError
@@ -40,7 +41,15 @@ def save():
                                digest=request.form.get("digest") == "on")
     except ServiceError as failure:
         return _page(failure.message, failure.status, {"reminders": reminders})
-    flash("Settings saved.")
+    flash(gettext("Settings saved."))
+    return redirect(url_for("schedule.settings"))
+
+
+@bp.post("/settings/language")
+@sign_in_required
+def language():
+    accounts.set_language(get_session(), current_player(), request.form.get("language", ""))
+    flash(gettext("Language saved."))
     return redirect(url_for("schedule.settings"))
 
 
@@ -52,9 +61,10 @@ def vacation():
     except ServiceError as failure:
         return _page(failure.message, failure.status)
     if done.current:
-        flash(f"You are on vacation until {done.current.ends_at:%Y-%m-%d %H:%M} UTC; your clocks are stopped.")
+        flash(gettext("You are on vacation until %(date)s UTC; your clocks are stopped.",
+                      date=f"{done.current.ends_at:%Y-%m-%d %H:%M}"))
     else:
-        flash("Your vacation is over; your clocks run again.")
+        flash(gettext("Your vacation is over; your clocks run again."))
     return redirect(url_for("schedule.settings"))
 
 
@@ -62,7 +72,7 @@ def vacation():
 @sign_in_required
 def new_calendar_token():
     ical.token_for(get_session(), current_player(), reset=True)
-    flash("Your calendar has a new address; the old one no longer works.")
+    flash(gettext("Your calendar has a new address; the old one no longer works."))
     return redirect(url_for("schedule.settings"))
 
 
@@ -71,7 +81,7 @@ def calendar(token: str):
     session = get_session()
     player = ical.player_for_token(session, token)
     if player is None:
-        abort(404, "there is no calendar at this address; copy its address again from your settings page")
+        abort(404, gettext("there is no calendar at this address; copy its address again from your settings page"))
     return Response(ical.feed(session, player), mimetype="text/calendar",
                     headers={"Cache-Control": "private, max-age=300"})
 
@@ -97,24 +107,22 @@ def time_control_args(form: dict[str, Any], amount: int | None) -> dict[str, Any
     from pbem.services.errors import BadInput
 
     if form["unit"] not in _UNITS:
-        raise BadInput(f"the time per turn is counted in hours or days, not {form['unit'][:20]!r}")
+        raise BadInput(gettext('the time per turn is counted in hours or days, not %(value)s', value=repr(form['unit'][:20])))
     if amount is None:
         given = [name.replace("_", " ") for name in _BANK_FIELDS if form[name]]
         if given:
-            raise BadInput(f"the {' and '.join(given)} need a time per turn; give one, or empty "
-                           f"the bank fields for a game without a clock")
+            raise BadInput(gettext('the %(given)s need a time per turn; give one, or empty the bank fields for a game without a clock', given=' and '.join(given)))
         return {"hours_per_turn": None}
     most = 365 if form["unit"] == "days" else 24 * 365
     if not 1 <= amount <= most:
-        raise BadInput(f"the time per turn is from 1 to {most} {form['unit']}, or empty for no limit; not {amount}")
+        raise BadInput(gettext('the time per turn is from 1 to %(most)s %(form)s, or empty for no limit; not %(amount)s', most=most, form=form['unit'], amount=amount))
     control: dict[str, Any] = {"on_timeout": form["on_timeout"], "weekends": form["weekends"]}
     control["days_per_turn" if form["unit"] == "days" else "hours_per_turn"] = amount
     for name in _BANK_FIELDS:
         text = form[name]
         if text:
             if not _WHOLE.fullmatch(text):
-                raise BadInput(f"{name.replace('_', ' ')} is a whole number of hours, such as 24, or empty; "
-                               f"not {text[:20]!r}")
+                raise BadInput(gettext('%(replace)s is a whole number of hours, such as 24, or empty; not %(text)s', replace=name.replace('_', ' '), text=repr(text[:20])))
             control[name] = int(text)
     check_bank_cap(control)
     return {"time_control": control}

@@ -3,6 +3,8 @@ and the player's display name."""
 
 from __future__ import annotations
 
+from pbem.i18n import gettext
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from pbem.db import get_session
@@ -32,7 +34,7 @@ def tokens():
 @sign_in_required
 def revoke(token_id: int):
     accounts.revoke_api_token(get_session(), current_player(), token_id)
-    flash("Token revoked.")
+    flash(gettext('Token revoked.'))
     return redirect(url_for("tokens.tokens"))
 
 
@@ -41,7 +43,7 @@ def revoke(token_id: int):
 def profile():
     try:
         accounts.set_name(get_session(), current_player(), request.form.get("name", ""))
-        flash("Name saved.")
+        flash(gettext('Name saved.'))
     except ServiceError as failure:
         flash(failure.message)
     return redirect(url_for("tokens.tokens"))

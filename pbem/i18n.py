@@ -1,0 +1,92 @@
+"""English and French: Flask-Babel for the pages, the server's messages and
+the mail, and the language of the games' own words (``engine.i18n``).
+
+The language of a page is the signed-in player's setting (``Player.language``),
+else the browser's ``Accept-Language``, else English.  A mail is written in
+its recipient's language (their setting, else English): ``for_player``.
+Catalogues: ``pbem/translations/<lang>/LC_MESSAGES/messages.po`` (the
+server, mail included) and ``engine/locale`` (the games, domain
+``games``); their ``.mo`` files are compiled when the app starts if missing
+or older than the ``.po`` (docs/i18n.md)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from flask import Flask, current_app, has_request_context, request
+from flask_babel import Babel, force_locale, get_locale, gettext, lazy_gettext, ngettext
+
+from engine import i18n as games_i18n
+
+LANGUAGES = games_i18n.LANGUAGES
+NAMES = {"en": "English", "fr": "Français"}
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+#: app.extensions key of the function giving the signed-in player of a request (set by ``pbem.web``)
+PLAYER_OF_REQUEST = "pbem_player_of_request"
+
+__all__ = ["gettext", "lazy_gettext", "ngettext", "init_app", "for_language", "for_player", "LANGUAGES", "NAMES"]
+
+
+def setting_of(value: Any) -> str:
+    """A language setting as stored: one of ``LANGUAGES``, or "" (none)."""
+    text = str(value or "").strip().lower()
+    return text if text in LANGUAGES else ""
+
+
+def _select_locale() -> str:
+    if has_request_context():
+        current_player = current_app.extensions.get(PLAYER_OF_REQUEST)
+        try:
+            player = current_player() if current_player is not None else None
+        except Exception:  # no database at hand (an error page before it): the browser's choice
+            player = None
+        if player is not None and setting_of(getattr(player, "language", "")):
+            return player.language
+        return request.accept_languages.best_match(LANGUAGES) or "en"
+    return "en"
+
+
+def _current() -> str | None:
+    try:
+        locale = get_locale()
+    except Exception:
+        return None
+    return str(locale) if locale is not None else None
+
+
+def init_app(app: Flask) -> None:
+    games_i18n.compile_catalogues(TRANSLATIONS, "messages")
+    games_i18n.compile_catalogues(games_i18n.LOCALE_DIR, games_i18n.DOMAIN)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=_select_locale)
+    games_i18n.set_resolver(_current)
+
+    @app.context_processor
+    def _language_globals() -> dict[str, Any]:
+        return {"current_language": _current() or "en", "language_names": NAMES}
+
+
+@contextmanager
+def for_language(code: str | None) -> Iterator[None]:
+    """Within the block, the server's and the games' words read in ``code``
+    (None or "": English)."""
+    code = setting_of(code) or "en"
+    with force_locale(code), games_i18n.language(code):
+        yield
+
+
+def for_player(player: Any) -> Any:
+    """The block in which a mail to ``player`` is written: their language."""
+    return for_language(getattr(player, "language", "") or "en")
+
+
+# Words the pages translate from data (``_(game.status)``, ``_(p.colour)``):
+# marked here so that they are extracted into the catalogue.
+DATA_WORDS = (
+    lazy_gettext("inviting"), lazy_gettext("active"), lazy_gettext("finished"), lazy_gettext("abandoned"),
+    lazy_gettext("cancelled"), lazy_gettext("invited"), lazy_gettext("accepted"), lazy_gettext("declined"),
+    lazy_gettext("red"), lazy_gettext("blue"), lazy_gettext("green"), lazy_gettext("gold"),
+    lazy_gettext("purple"), lazy_gettext("orange"), lazy_gettext("sky"), lazy_gettext("black"),
+)

@@ -1,0 +1,140 @@
+"""Every page in English and in French: signed out and signed in, a game
+inviting, in progress and finished, the lobby, a player's page, the guides,
+the puzzles, settings, tokens, and the 404 and 400 error pages.  No page
+fails, and a French page carries none of the English words of the
+catalogue (each message that French words replace) nor a list of known
+English phrases.  The language comes from the player's setting, else the
+browser's Accept-Language, else English."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from pbem.catalogues import SOURCES, read
+from test_web_pages import create_game, csrf, play, post, sign_in
+
+FR = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+EN = {"Accept-Language": "en-GB,en;q=0.8"}
+
+# English a French page must not show (beside the catalogue's own messages)
+KNOWN_ENGLISH = ("My games", "Sign out", "Sign in", "New game", "Your turn", "Legal turns", "Preview", "Players",
+                 "Final standings", "How to play", "The games", "Time control", "Status:", "Moves", "Settings",
+                 "Back to my games", "API tokens", "Open seats", "Take a seat", "Vacation", "Calendar",
+                 "The requested URL was not found")
+_TAG = re.compile(r"<[^>]+>")
+_FIELD = re.compile(r"%\([a-z_]+\)[sdr]|\{[a-z_]+\}|<[^>]+>")
+
+
+def visible_text(html: str) -> str:
+    # the rule texts of the guides are the games' own documents (English; see docs/i18n.md)
+    html = re.sub(r'<div class="rules-text".*?</main>', "</main>", html, flags=re.S)
+    html = re.sub(r"<(script|style|code|pre|svg)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", unescape(_TAG.sub(" ", html)))
+
+
+def english_phrases() -> set[str]:
+    """The literal English stretches of the server's messages (three words or
+    more) whose French translation does not contain them."""
+    phrases = set(KNOWN_ENGLISH)
+    for message in read(SOURCES[0], "fr"):
+        if not message.id or not message.string:
+            continue
+        english = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+        french = message.string[0] if isinstance(message.string, (tuple, list)) else message.string
+        for chunk in _FIELD.split(english):
+            chunk = chunk.strip(" .,:;()")
+            if len(chunk.split()) >= 3 and chunk not in french:
+                phrases.add(chunk)
+    return phrases
+
+
+def untranslated(html: str) -> list[str]:
+    text = visible_text(html)
+    return sorted(p for p in english_phrases() if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text))
+
+
+@pytest.fixture
+def pages(app):
+    """Alice (French by her setting) and Bob (no setting): one game inviting,
+    one in progress, one finished; returns the paths to walk."""
+    alice, bob = app.test_client(), app.test_client()
+    sign_in(alice, app, "alice@example.org")
+    sign_in(bob, app, "bob@example.org")
+    playing = create_game(alice)
+    post(bob, f"/games/{playing}/accept")
+    inviting = create_game(alice)
+    finished = create_game(alice)
+    post(bob, f"/games/{finished}/accept")
+    post(alice, f"/games/{finished}/resign", confirm="yes")
+    me = re.search(r'href="/players/(\d+)"', alice.get("/").get_data(as_text=True)).group(1)
+    bob.get("/")  # the flashed notes of the set-up, written in English, are shown (and gone) here
+    signed_in = ["/", "/games/new", f"/games/{playing}", f"/games/{playing}?ply=0", f"/games/{inviting}",
+                 f"/games/{finished}", f"/games/{playing}/resign", "/lobby", f"/players/{me}", "/rules",
+                 "/rules/logger", "/rules/attactics", "/rules/ataxx", "/rules/greenhouse", "/puzzles", "/settings",
+                 "/tokens", "/no/such/page", f"/games/{playing}/board/99.svg"]
+    signed_out = ["/", "/auth/sign-in", "/rules", "/rules/logger", "/no/such/page",
+                  "/auth/verify?token=forged"]
+    return alice, bob, playing, signed_in, signed_out
+
+
+def check(client, path, headers, french: bool):
+    response = client.get(path, headers=headers)
+    assert response.status_code < 500, (path, response.status_code)
+    assert response.status_code in (200, 400, 404), (path, response.status_code)
+    html = response.get_data(as_text=True)
+    assert f'<html lang="{"fr" if french else "en"}">' in html, path
+    if french:
+        assert untranslated(html) == [], (path, untranslated(html))
+    return html
+
+
+def test_every_page_in_french_by_the_browser_and_in_english(app, client, pages):
+    _, bob, _, signed_in, signed_out = pages
+    for path in signed_out:
+        check(client, path, FR, french=True)
+        assert "Sign in" in check(client, path, EN, french=False)
+    for path in signed_in:
+        check(bob, path, FR, french=True)
+        assert "Sign out" in check(bob, path, EN, french=False)
+
+
+def test_the_players_setting_wins_over_the_browser(app, pages):
+    alice, _, playing, signed_in, _ = pages
+    page = alice.get("/settings")
+    assert alice.post("/settings/language", data={"language": "fr", "csrf_token": csrf(page)}).status_code == 302
+    assert "Langue enregistrée." in alice.get("/settings", headers=EN).get_data(as_text=True)
+    for path in signed_in:
+        check(alice, path, EN, french=True)
+    html = alice.get("/settings", headers=EN).get_data(as_text=True)
+    assert 'value="fr" lang="fr" selected' in html
+    page = alice.get("/settings")
+    alice.post("/settings/language", data={"language": "", "csrf_token": csrf(page)})
+    check(alice, f"/games/{playing}", EN, french=False)
+    check(alice, f"/games/{playing}", FR, french=True)
+
+
+def test_a_refused_turn_and_a_bad_language_say_so_in_french(app, pages):
+    _, bob, playing, _, _ = pages
+    alice = pages[0]
+    page = alice.get("/settings")
+    alice.post("/settings/language", data={"language": "fr", "csrf_token": csrf(page)})
+    response = alice.post("/settings/language", data={"language": "klingon", "csrf_token": csrf(page)})
+    assert response.status_code == 400
+    assert "la langue est l'une de en, fr" in unescape(response.get_data(as_text=True))
+    response = play(alice, playing, "zz9")
+    assert response.status_code == 422
+    html = unescape(response.get_data(as_text=True))
+    assert untranslated(html) == []
+    refusal = re.search(r'id="turn-error"[^>]*>(.*?)</p>', html, re.S).group(1)
+    assert "pendant la mise en place" in refusal, refusal  # the notation's own refusal, in French
+
+
+
+def test_the_english_check_catches_english(app, client):
+    # the walk above means something only if English on a French page is found
+    assert "My games" in untranslated("<p>My games</p>")
+    assert untranslated("<p>Mailed: <strong>x@y</strong> gets mail from this server.</p>") == ["gets mail from this server", "mail from this server"]
+    assert untranslated("<p>Mes parties</p>") == []
