@@ -2,8 +2,10 @@
 ``pbem.diagrams.render_fresh(game, options, position, "png")`` (what
 ``render`` does for a position not yet in its cache), must take under 5 ms.
 
-One row per hosted game; its figure is the worse of two medians, the start
-position and a position a few turns in, drawn side by side (interleaved) on
+One row per hosted game; its figure is the worst of the medians of the
+start position, a position a few turns in and, for a game whose picture
+grows as it is played (``LATE``: Taiga's map), a position late in the game
+(its largest picture), drawn side by side (interleaved) on
 a process whose board and sprite caches are warm, as they are on a server
 that has mailed the game before.  The note gives both, the first drawing of
 the later position with every cache empty ("cold"), and what the same
@@ -30,12 +32,16 @@ PATH = "PNG board for mail"
 GOAL_MS = 5.0
 #: turns played from the start for the position "a few turns in"
 TURNS_IN = {"logger": 12, "attactics": 12, "ataxx": 12, "greenhouse": 4}
+#: turns played for the late position of a game whose picture grows (Taiga:
+#: 70 of its 72 tiles laid, the map at its largest; the game ends with 72)
+LATE = {"taiga": 70}
 SEED = "0" * 63 + "1"
 
 
-def positions(game: str) -> tuple[Mapping[str, str], str, str]:
-    """The game's options, its start position and a position a few turns
-    in (the rules' turns taken in a fixed, varied order)."""
+def positions(game: str, turns_in: int | None = None) -> tuple[Mapping[str, str], str, str]:
+    """The game's options, its start position and a position ``turns_in``
+    (by default ``TURNS_IN``) turns in (the rules' turns taken in a fixed,
+    varied order)."""
     kind = registry.get(game)
     options = kind.rules.normalize_options({})
     players = kind.rules.min_players
@@ -44,7 +50,7 @@ def positions(game: str) -> tuple[Mapping[str, str], str, str]:
     else:
         state = kind.rules.initial_state(players, options)
     start = kind.notation.format_position(state)
-    for i in range(TURNS_IN.get(game, 12)):
+    for i in range(TURNS_IN.get(game, 12) if turns_in is None else turns_in):
         if kind.rules.is_over(state):
             break
         lazy = getattr(kind.rules, "iter_turns", None)  # Martian Greenhouse has millions of turns
@@ -77,16 +83,21 @@ def _cold_ms(game: str, options: Mapping[str, str], position: str) -> float:
 
 
 def measure(game: str) -> dict[str, Any]:
-    """Medians (ms) of the start and later position, now and before, and
-    the cold drawing of the later one."""
+    """Medians (ms) of the start, later (and late) positions, now and
+    before, and the cold drawing of the later one."""
     options, start, later = positions(game)
     cold = _cold_ms(game, options, later)
-    found = interleaved_ms({
+    actions = {
         "start": lambda: diagrams.render_fresh(game, options, start, "png"),
         "later": lambda: diagrams.render_fresh(game, options, later, "png"),
         "was start": _before(game, options, start),
         "was later": _before(game, options, later),
-    })
+    }
+    if game in LATE:
+        late = positions(game, LATE[game])[2]
+        actions["late"] = lambda: diagrams.render_fresh(game, options, late, "png")
+        actions["was late"] = _before(game, options, late)
+    found = interleaved_ms(actions)
     found["cold"] = cold
     return found
 
@@ -98,6 +109,8 @@ def rows(database: Database) -> list[Row]:
         ms = measure(game)
         note = (f"{game}: start {ms['start']:.2f} ms, {TURNS_IN.get(game, 12)} turns in {ms['later']:.2f} ms "
                 f"(cold {ms['cold']:.1f} ms); was {ms['was start']:.1f} / {ms['was later']:.1f} ms")
-        found.append(Row(f"{PATH} ({game})", database.name, "under", GOAL_MS, max(ms["start"], ms["later"]),
-                         note=note))
+        if "late" in ms:
+            note += f"; {LATE[game]} turns in {ms['late']:.2f} ms, was {ms['was late']:.1f} ms"
+        worst = max(ms["start"], ms["later"], ms.get("late", 0.0))
+        found.append(Row(f"{PATH} ({game})", database.name, "under", GOAL_MS, worst, note=note))
     return found

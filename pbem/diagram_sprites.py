@@ -5,13 +5,15 @@ drawn once as a sprite and pasted where it goes.
 A picture is drawn as groups of operations (``pbem.diagram_zones.Op``): a
 piece on its square, a zone's group (a stack, a card), a loose line of
 text.  ``Painter.paint`` draws a group by pasting its sprite: the group's
-operations moved to an integer origin (so the sprite is the same wherever
+operations moved to an even integer origin (so the sprite is the same wherever
 the group stands: the fractions of every coordinate are kept), drawn once
 on the background it stands on (a square's colour, white), and cropped to
 the pixels they change.  The sprite is pasted only where the picture still
-shows that plain background under it; anywhere else (something drawn there
-before it), and for a group whose drawing would not fit its sprite, the
-group is drawn directly, as it always was.  Either way the pixels are the
+shows that plain background under it, or anywhere when the group covers
+every pixel of its sprite whatever was under it (a map tile: it was drawn
+alike on two backgrounds); anywhere else (something drawn there before
+it), and for a group whose drawing would not fit its sprite, the group is
+drawn directly, as it always was.  Either way the pixels are the
 ones direct drawing gives (``tests/test_diagram_sprites.py`` checks every
 piece kind on every square, and the stored fingerprints every grid board).
 
@@ -121,6 +123,9 @@ class Sprite:
     image: Any
     dx: int
     dy: int
+    #: the group covers every pixel of ``image`` whatever was under it (it
+    #: drew the same pixels on two different backgrounds): pasted anywhere
+    opaque: bool = False
 
 
 def _freeze(op: zones.Op) -> tuple:
@@ -160,11 +165,14 @@ def _extent(ops: list[zones.Op], font: Callable[[int], Any]) -> tuple[float, flo
 
 def _make(ops: tuple, background: tuple[int, int, int], font: Callable[[int], Any]) -> Sprite | None:
     """The sprite of ``ops`` (at their integer origin) on ``background``;
-    None when their drawing reaches the edge of the room it was given."""
+    None when their drawing reaches the edge of the room it was given.  The
+    group is drawn a second time on another background: where the two
+    drawings agree on every pixel of the sprite, the sprite is opaque."""
     from PIL import Image, ImageChops, ImageDraw
 
     x0, y0, x1, y1 = _extent(list(ops), font)
     left, top = math.floor(x0) - 3, math.floor(y0) - 3
+    left, top = left - left % 2, top - top % 2  # even: see ``Painter.paint``
     size = (math.ceil(x1) + 4 - left, math.ceil(y1) + 4 - top)
     canvas = Image.new("RGB", size, background)
     zones.png(ImageDraw.Draw(canvas), list(ops), -left, -top, font)
@@ -173,7 +181,11 @@ def _make(ops: tuple, background: tuple[int, int, int], font: Callable[[int], An
         return Sprite(None, 0, 0)
     if ink[0] == 0 or ink[1] == 0 or ink[2] == size[0] or ink[3] == size[1]:
         return None
-    return Sprite(canvas.crop(ink), left + ink[0], top + ink[1])
+    other = tuple(255 - c if abs(255 - 2 * c) > 64 else (c + 128) % 256 for c in background)
+    second = Image.new("RGB", size, other)
+    zones.png(ImageDraw.Draw(second), list(ops), -left, -top, font)
+    opaque = ImageChops.difference(canvas.crop(ink), second.crop(ink)).getbbox() is None
+    return Sprite(canvas.crop(ink), left + ink[0], top + ink[1], opaque)
 
 
 class Painter:
@@ -190,7 +202,9 @@ class Painter:
         """Draw ``ops`` (one group) where they stand, on a picture that
         should show ``background`` (RGB) under them."""
         x, y = _anchor(ops[0])
-        ox, oy = math.floor(x), math.floor(y)
+        # moved by even numbers only: Pillow rounds some halves to even
+        # (rounded corners), so an odd move may change a pixel
+        ox, oy = 2 * math.floor(x / 2), 2 * math.floor(y / 2)
         local = tuple(_freeze(op) for op in zones.moved(ops, -ox, -oy))
         sprite = sprites.get((background, local), lambda: _make(local, background, self.font))
         if sprite is not None and sprite.image is None:
@@ -199,7 +213,11 @@ class Painter:
             left, top = ox + sprite.dx, oy + sprite.dy
             width, height = sprite.image.size
             box = (left, top, left + width, top + height)
-            if left >= 0 and top >= 0 and box[2] <= self.image.width and box[3] <= self.image.height:
+            inside = left >= 0 and top >= 0 and box[2] <= self.image.width and box[3] <= self.image.height
+            if inside and sprite.opaque:
+                self.image.paste(sprite.image, box[:2])
+                return
+            if inside:
                 found = self.image.crop(box).getcolors(1)  # None: more than one colour
                 if found is not None and found[0][1] == background:
                     self.image.paste(sprite.image, box[:2])

@@ -28,6 +28,13 @@ SLOT = 24  # height of one piece of a stack
 CARD = (40, 56)
 DIE = 36
 TILE = 56
+#: a tiles zone wider or taller than MAP_SPAN pixels at TILE a tile is drawn
+#: with smaller tiles (MAP_SPAN // tiles across, not below MIN_TILE), so a
+#: large map stays a picture a mail can show and a PNG quick to make (the
+#: cost of a PNG grows with its pixels)
+MAP_SPAN = 11 * TILE
+MIN_TILE = 34
+TILE_TEXT = 10  # the size of the text on a tile of TILE pixels
 GAP = 8
 BACK = "#37474f"
 STACK_GROUND = "#f3ead7"
@@ -195,40 +202,50 @@ def _dice(zone: Zone, colour, piece_shapes) -> Block:
     return block
 
 
+def tile_size(columns: int, rows: int) -> int:
+    """The pixels a tile of a map ``columns`` by ``rows`` tiles is drawn
+    at: TILE, or less for a map larger than MAP_SPAN (see there)."""
+    span = max(columns, rows, 1)
+    return TILE if span * TILE <= MAP_SPAN else max(MIN_TILE, MAP_SPAN // span)
+
+
 def _tiles(zone: Zone, colour, piece_shapes) -> Block:
     if not zone.items:
         return Block(0, 0)
     xs = [t.at[0] for t in zone.items]
     ys = [t.at[1] for t in zone.items]
     left, top = min(xs), max(ys)
-    block = Block((max(xs) - left + 1) * TILE, (top - min(ys) + 1) * TILE)
+    size = tile_size(max(xs) - left + 1, top - min(ys) + 1)
+    text = TILE_TEXT if size == TILE else max(8, round(TILE_TEXT * size / TILE))
+    block = Block((max(xs) - left + 1) * size, (top - min(ys) + 1) * size)
     for tile in zone.items:
-        x, y = (tile.at[0] - left) * TILE, (top - tile.at[1]) * TILE
+        x, y = (tile.at[0] - left) * size, (top - tile.at[1]) * size
         fill = tile.colour or TILE_GROUND
         block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
-        block.ops.append(("rect", (x, y, x + TILE, y + TILE), fill, "#8d7b55", 0))
-        block.ops.extend(_tile_shapes(tile.shapes, x, y))
+        block.ops.append(("rect", (x, y, x + size, y + size), fill, "#8d7b55", 0))
+        block.ops.extend(_tile_shapes(tile.shapes, x, y, size, text))
         if tile.piece is not None:
             block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))
-        block.ops.append(("text", (x + 3, y + 8, tile.label, 10, "start", False), ink_on(fill)))
+        block.ops.append(("text", (x + 3, y + 8 * size / TILE, tile.label, text, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
 
 
-def _tile_shapes(shapes: Sequence[Any], x: float, y: float) -> list[Op]:
+def _tile_shapes(shapes: Sequence[Any], x: float, y: float, size: int = TILE, text: int = TILE_TEXT) -> list[Op]:
     """A tile's own picture (``notation.base.TileShape``, in fractions of
-    the tile) as operations on the tile whose corner is at (x, y)."""
+    the tile) as operations on the tile of ``size`` pixels whose corner is
+    at (x, y), its text ``text`` pixels high."""
     ops: list[Op] = []
     for shape in shapes:
         if shape.kind == "polygon":
-            ops.append(("polygon", [(x + px * TILE, y + py * TILE) for px, py in shape.data], shape.fill,
+            ops.append(("polygon", [(x + px * size, y + py * size) for px, py in shape.data], shape.fill,
                         shape.outline or shape.fill))
         elif shape.kind == "circle":
             cx, cy, r = shape.data
-            ops.append(("circle", (x + cx * TILE, y + cy * TILE, r * TILE), shape.fill, shape.outline or shape.fill))
+            ops.append(("circle", (x + cx * size, y + cy * size, r * size), shape.fill, shape.outline or shape.fill))
         else:
-            tx, ty, text = shape.data
-            ops.append(("text", (x + tx * TILE, y + ty * TILE, str(text), 10, "middle", True), shape.fill))
+            tx, ty, label = shape.data
+            ops.append(("text", (x + tx * size, y + ty * size, str(label), text, "middle", True), shape.fill))
     return ops
 
 

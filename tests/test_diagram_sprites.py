@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from engine.base import settle_from_seed
 from notation import registry
 from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone
 from pbem import diagram_sprites, diagram_zones, diagrams, png_encode
@@ -84,6 +85,19 @@ def test_martian_greenhouse_along_a_game():
         state = kind.rules.apply(state, turns[(i * 5) % len(turns)])
 
 
+def test_a_taiga_map_along_a_game_pastes_its_touching_tiles_with_the_pixels_drawing_gives():
+    kind = registry.get("taiga")
+    state = settle_from_seed(kind.rules, kind.rules.seeded_state(3, {}, "0" * 63 + "5"), "0" * 63 + "5", 0)[0]
+    for i in range(40):
+        if i % 8 == 0 or kind.rules.is_over(state):
+            same_pixels(kind.notation.diagram(state))
+        if kind.rules.is_over(state):
+            break
+        turns = kind.rules.legal_turns(state)
+        state = settle_from_seed(kind.rules, kind.rules.apply(state, turns[(i * 7) % len(turns)]), "0" * 63 + "5",
+                                 i + 1)[0]
+
+
 def test_a_piece_spilling_out_of_its_square_is_drawn_directly_and_still_right():
     long = Piece("mystery", "a label far wider than a square", 0)
     diagram = Diagram(3, 2, {(0, 0): long, (1, 0): Piece("stone", "x", 1), (2, 0): long,
@@ -103,12 +117,12 @@ def drawn_directly(monkeypatch) -> list:
     return calls
 
 
-@pytest.mark.parametrize("game", ["logger", "attactics", "ataxx", "greenhouse"])
+@pytest.mark.parametrize("game", ["logger", "attactics", "ataxx", "greenhouse", "taiga"])
 def test_a_board_drawn_before_is_drawn_again_only_from_the_caches(game, monkeypatch):
     kind = registry.get(game)
     options = kind.rules.normalize_options({})
     if kind.rules.uses_chance:
-        state = kind.rules.seeded_state(1, options, "0" * 63 + "1")
+        state = kind.rules.seeded_state(kind.rules.min_players, options, "0" * 63 + "1")
     else:
         state = kind.rules.initial_state(kind.rules.min_players, options)
     position = kind.notation.format_position(state)

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone, render_text
-from pbem import diagrams
+from pbem import diagram_zones, diagrams
 
 SVG = "{http://www.w3.org/2000/svg}"
 PURPLE, RED, WHITE, TEAL = "#6a1b9a", "#c62828", "#fafafa", "#00acc1"
@@ -161,3 +161,19 @@ def test_zone_mistakes_are_refused_naming_the_kinds():
         Zone("x", "wheel")
     with pytest.raises(ValueError, match="dice zone holds Die"):
         Zone("x", "dice", (Card("1"),))
+
+
+def _map_width(columns: int) -> float:
+    zone = Zone("Map", "tiles", tuple(Tile((x, 0), f"{x},0", "#a5d6a7") for x in range(columns)))
+    return diagram_zones.layout([zone], diagrams.colour, diagrams._shapes).width
+
+
+def test_a_large_map_is_drawn_with_smaller_tiles_down_to_a_least_size():
+    assert _map_width(11) == 11 * diagram_zones.TILE  # up to 11 tiles across: full size
+    assert _map_width(14) == 14 * (diagram_zones.MAP_SPAN // 14) < 14 * diagram_zones.TILE
+    assert _map_width(30) == 30 * diagram_zones.MIN_TILE  # never smaller than MIN_TILE
+    tall = Zone("Map", "tiles", tuple(Tile((0, y), f"0,{y}") for y in range(16)))
+    block = diagram_zones.layout([tall], diagrams.colour, diagrams._shapes)
+    assert block.width == diagram_zones.MAP_SPAN // 16  # a tall map shrinks too
+    labels = [op for op in block.ops if op[0] == "text" and op[1][2] == "0,3"]
+    assert labels and 8 <= labels[0][1][3] < diagram_zones.TILE_TEXT
