@@ -189,7 +189,4 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     "Alheimur: worlds of Aquarius cards, colonists, fleets and dice, for 2 to 8 players.",
-    # for the server, once it shows a game's own turn report: (state before,
-    # turn, chance outcomes after it) -> text
-    extra={"turn_report": NOTATION.turn_report},
 )

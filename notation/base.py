@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, TypeVar
+from typing import Any, Generic, Mapping, Sequence, TypeVar
 
 from engine.base import MAX_PLAYERS, Game
 from notation.zones_text import zones_text
@@ -266,6 +266,16 @@ class Notation(ABC, Generic[S, T]):
                 return texts, True
             texts.append(self.format_turn(state, turn))
         return texts, False
+
+    def turn_report(self, state: S, turn: T, outcomes: Sequence[Sequence[str]]) -> str:
+        """What happened in ``turn`` played from ``state`` (the full,
+        unviewed position before it), with the chance outcomes that
+        followed it (each a tuple of values, as the record holds them):
+        lines of text for the mail after the turn and the game page.  The
+        default, "", means the game has no report.  The server shows the
+        report to every player (through ``pbem.services.views``), so it
+        must name only what all players may see."""
+        return ""
 
     def player_label(self, player: int) -> str:
         """How the notation names a 0-based player."""
