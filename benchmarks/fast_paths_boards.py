@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 
 from fast_paths_common import Database, Row, interleaved_ms
 
+from engine.base import settle_from_seed
 from notation import registry
 from pbem import diagram_sprites, diagrams
 
@@ -39,7 +40,7 @@ def positions(game: str) -> tuple[Mapping[str, str], str, str]:
     options = kind.rules.normalize_options({})
     players = kind.rules.min_players
     if kind.rules.uses_chance:
-        state = kind.rules.seeded_state(players, options, SEED)
+        state = settle_from_seed(kind.rules, kind.rules.seeded_state(players, options, SEED), SEED, 0)[0]
     else:
         state = kind.rules.initial_state(players, options)
     start = kind.notation.format_position(state)
@@ -49,6 +50,8 @@ def positions(game: str) -> tuple[Mapping[str, str], str, str]:
         lazy = getattr(kind.rules, "iter_turns", None)  # Martian Greenhouse has millions of turns
         turns = list(islice(lazy(state), 64)) if callable(lazy) else kind.rules.legal_turns(state)
         state = kind.rules.apply(state, turns[(i * 7) % len(turns)])
+        if kind.rules.uses_chance:  # a deal, a lot, a roll: settled as the server settles them
+            state = settle_from_seed(kind.rules, state, SEED, i + 1)[0]
     return {k: str(v) for k, v in options.items()}, start, kind.notation.format_position(state)
 
 

@@ -73,6 +73,8 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             zones.append(Zone(f"Orbit {world.name}", "stacks", ship_stacks(world.ships), beside=True))
         if state.phase in ("play", "over"):
             zones.append(Zone("Space", "stacks", ship_stacks(state.space)))
+        if not zones:  # before the deal: nothing is built yet
+            zones.append(Zone("No world is built yet", "stacks", ()))
         legend = ("Tiles: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
                   + "; pyramids: player number and pips, i for an invader; ships: F fighter, T transport, "
                   "+ a marine",)
