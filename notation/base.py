@@ -81,6 +81,9 @@ class Piece:
     size: int = 1
     marked: bool = False
     colour: str | None = None
+    #: drawn lying on its side, pointing right (an Icehouse pyramid laid
+    #: down: an invader, a fighter); renderers that do not read it draw it upright
+    lying: bool = False
 
 
 #: what a ``Zone`` may hold, by kind
@@ -128,12 +131,15 @@ class Die:
 class Tile:
     """A tile on a map that grows in any direction: ``at`` is (x, y), y up,
     any integers; ``label`` names it and ``colour`` fills it; ``piece``, when
-    set, is the picture drawn on it."""
+    set, is the picture drawn on it; ``walls``, its sides drawn thick."""
 
     at: tuple[int, int]
     label: str
     colour: str | None = None
     piece: Piece | None = None
+    #: the sides ("n", "e", "s", "w"; y up) drawn as a thick border: where
+    #: a region of several tiles (a territory) ends
+    walls: str = ""
 
 
 @dataclass(frozen=True)

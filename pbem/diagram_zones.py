@@ -32,6 +32,9 @@ GAP = 8
 BACK = "#37474f"
 STACK_GROUND = "#f3ead7"
 TILE_GROUND = "#f3ead7"
+#: a region border on a tile map: its width and colour
+WALL = 3
+WALL_INK = "#3b2f1a"
 #: pip places on a die of DIE pixels, by value
 PIPS = {1: [(2, 2)], 2: [(1, 1), (3, 3)], 3: [(1, 1), (2, 2), (3, 3)], 4: [(1, 1), (3, 1), (1, 3), (3, 3)],
         5: [(1, 1), (3, 1), (2, 2), (1, 3), (3, 3)], 6: [(1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3)]}
@@ -114,8 +117,11 @@ def _zone(zone: Zone, colour, piece_shapes) -> Block:
 def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
     size = max(1, min(3, piece.size))
     half, height = 8 + 5 * size, 6 + 5 * size
-    return ("polygon", [(cx - half, bottom), (cx + half, bottom), (cx, bottom - height)],
-            piece.colour or colour(piece.player), "#1b1b1b")
+    fill = piece.colour or colour(piece.player)
+    if piece.lying:  # laid down, pointing right, in the same slot
+        return ("polygon", [(cx - half, bottom - height), (cx - half, bottom), (cx + half, bottom - height / 2)],
+                fill, "#1b1b1b")
+    return ("polygon", [(cx - half, bottom), (cx + half, bottom), (cx, bottom - height)], fill, "#1b1b1b")
 
 
 def _stacks(zone: Zone, colour, piece_shapes) -> Block:
@@ -207,6 +213,11 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
         fill = tile.colour or TILE_GROUND
         block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
         block.ops.append(("rect", (x, y, x + TILE, y + TILE), fill, "#8d7b55", 0))
+        for side in tile.walls:  # a region's border, drawn thick inside the tile's edge
+            box = {"n": (x, y, x + TILE, y + WALL), "s": (x, y + TILE - WALL, x + TILE, y + TILE),
+                   "w": (x, y, x + WALL, y + TILE), "e": (x + TILE - WALL, y, x + TILE, y + TILE)}.get(side)
+            if box is not None:
+                block.ops.append(("rect", box, WALL_INK, None, 0))
         if tile.piece is not None:
             block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))
         block.ops.append(("text", (x + 3, y + 8, tile.label, 10, "start", False), ink_on(fill)))
