@@ -78,11 +78,11 @@ def test_a_whole_three_player_game_through_the_one_door(offered, app, client):
                     assert f".{card}." not in page
                 seen_orbit_hidden = True
             if state.phase == "play" and plies > 12 and not seen_report:
-                # the page shows the report of the turn just played (survival checks at least)
+                # the page shows the report of the turn just played
                 session.expire_all()
                 played = session.get(Game, game_id).ply
                 page = client.get(f"/games/{game_id}").get_data(as_text=True)
-                assert f"What happened in turn {played}" in page and " survival: " in page
+                assert f"What happened in turn {played}" in page
                 seen_report = True
             assert plies < 3000
         assert row.status == "finished"
@@ -147,7 +147,6 @@ def test_a_whole_three_player_game_by_mail(offered, served):  # noqa: F811 - the
         state = KIND.notation.parse_position(game_row(app, game_id).position)
         if state.phase == "play" and state.turns > 0:  # the report of the turn before, as the mail tells it
             assert f"What happened in turn {game_row(app, game_id).ply}:" in body
-            assert " survival: " in body
             reports += 1
         for world in state.worlds:  # the mail shows the player's view: no orbit card
             assert f"{world.name}:{'.'.join(world.layout)}:{world.orbit_card}:" not in body
