@@ -65,14 +65,18 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
     # -- diagrams --------------------------------------------------------
     def diagram(self, state: AlheimurState) -> Diagram:
         """Each world as 4 x 4 tiles in element colours, its territories'
-        names and pyramids; each orbit and space as ships (a transport's
-        marine on top of it); the caption says whose turn it is."""
+        names and borders, and pyramids (invaders lying on their side);
+        each orbit and space as ships (a fighter lying on its side, a
+        transport upright with its marine on top); the caption says whose
+        turn it is."""
         zones: list[Zone] = []
         for world in state.worlds:
             zones.append(Zone(world_title(state, world), "tiles", world_tiles(world)))
             zones.append(Zone(f"Orbit {world.name}", "stacks", ship_stacks(world.ships), beside=True))
         if state.phase in ("play", "over"):
             zones.append(Zone("Space", "stacks", ship_stacks(state.space)))
+        if not zones:  # before the deal: nothing is built yet
+            zones.append(Zone("No world is built yet", "stacks", ()))
         legend = ("Tiles: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
                   + "; pyramids: player number and pips, i for an invader; ships: F fighter, T transport, "
                   "+ a marine",)
@@ -134,22 +138,26 @@ def _label(p) -> str:
 def world_tiles(world: World) -> tuple[Tile, ...]:
     geo = geometry(world.layout)
     pieces = dict(world.pieces)
+    owner = {tile: terr.name for terr in geo.territories for tile in terr.tiles}
+    sides = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}  # (column, row) steps; row 0 on top
     tiles = []
     for terr in geo.territories:
         for i, (col, row) in enumerate(terr.tiles):
             piece = None
             if i == 0 and terr.name in pieces:
-                p = pieces[terr.name]
-                piece = Piece("pyramid", _label(p), p.owner, p.size, p.invader)
+                p = pieces[terr.name]  # an invader lies on its side
+                piece = Piece("pyramid", _label(p), p.owner, p.size, lying=p.invader)
+            walls = "".join(side for side, (dc, dr) in sides.items() if owner.get((col + dc, row + dr)) != terr.name)
             tiles.append(Tile((col, 3 - row), terr.name if i == 0 else terr.element,
-                              ELEMENT_COLOURS[terr.element], piece))
+                              ELEMENT_COLOURS[terr.element], piece, walls))
     return tuple(sorted(tiles, key=lambda t: (-t.at[1], t.at[0])))
 
 
 def ship_stacks(ships: tuple[Ship, ...]) -> tuple[Stack, ...]:
     stacks = []
     for s in ships:
-        body = Piece("pyramid", f"{s.owner + 1}{'F' if s.fighter else 'T'}{s.size}", s.owner, s.size, s.fighter)
+        # a fighter lies on its side, a transport stands with its marine on top
+        body = Piece("pyramid", f"{s.owner + 1}{'F' if s.fighter else 'T'}{s.size}", s.owner, s.size, lying=s.fighter)
         cargo = (Piece("pyramid", f"+{s.marine}", s.owner, s.marine),) if s.marine else ()
         stacks.append(Stack(positions.format_ship(s), cargo + (body,)))
     return tuple(stacks)
@@ -189,7 +197,4 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     "Alheimur: worlds of Aquarius cards, colonists, fleets and dice, for 2 to 8 players.",
-    # for the server, once it shows a game's own turn report: (state before,
-    # turn, chance outcomes after it) -> text
-    extra={"turn_report": NOTATION.turn_report},
 )

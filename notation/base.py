@@ -86,6 +86,9 @@ class Piece:
     size: int = 1
     marked: bool = False
     colour: str | None = None
+    #: drawn lying on its side, pointing right (an Icehouse pyramid laid
+    #: down: an invader, a fighter); renderers that do not read it draw it upright
+    lying: bool = False
 
 
 #: what a ``Zone`` may hold, by kind
@@ -153,7 +156,8 @@ class Tile:
     set, is the picture drawn on it.  A game with pictures of its own gives
     ``shapes`` (drawn over the fill, under the piece and label) and, for the
     text map, ``glyph``: rows of characters, all tiles' glyphs the same size
-    (the text map then sets them side by side with the coordinates around)."""
+    (the text map then sets them side by side with the coordinates around).
+    ``walls``: its sides drawn thick."""
 
     at: tuple[int, int]
     label: str
@@ -161,6 +165,9 @@ class Tile:
     piece: Piece | None = None
     shapes: tuple[TileShape, ...] = ()
     glyph: tuple[str, ...] = ()
+    #: the sides ("n", "e", "s", "w"; y up) drawn as a thick border: where
+    #: a region of several tiles (a territory) ends
+    walls: str = ""
 
 
 @dataclass(frozen=True)
@@ -324,6 +331,16 @@ class Notation(ABC, Generic[S, T]):
         from notation.clicks import click_options
 
         return click_options(self, state, prefix)
+
+    def turn_report(self, state: S, turn: T, outcomes: Sequence[Sequence[str]]) -> str:
+        """What happened in ``turn`` played from ``state`` (the full,
+        unviewed position before it), with the chance outcomes that
+        followed it (each a tuple of values, as the record holds them):
+        lines of text for the mail after the turn and the game page.  The
+        default, "", means the game has no report.  The server shows the
+        report to every player (through ``pbem.services.views``), so it
+        must name only what all players may see."""
+        return ""
 
     def player_label(self, player: int) -> str:
         """How the notation names a 0-based player."""

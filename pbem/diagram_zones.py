@@ -39,6 +39,9 @@ GAP = 8
 BACK = "#37474f"
 STACK_GROUND = "#f3ead7"
 TILE_GROUND = "#f3ead7"
+#: a region border on a tile map: its width and colour
+WALL = 3
+WALL_INK = "#3b2f1a"
 #: pip places on a die of DIE pixels, by value
 PIPS = {1: [(2, 2)], 2: [(1, 1), (3, 3)], 3: [(1, 1), (2, 2), (3, 3)], 4: [(1, 1), (3, 1), (1, 3), (3, 3)],
         5: [(1, 1), (3, 1), (2, 2), (1, 3), (3, 3)], 6: [(1, 1), (3, 1), (1, 2), (3, 2), (1, 3), (3, 3)]}
@@ -121,8 +124,11 @@ def _zone(zone: Zone, colour, piece_shapes) -> Block:
 def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
     size = max(1, min(3, piece.size))
     half, height = 8 + 5 * size, 6 + 5 * size
-    return ("polygon", [(cx - half, bottom), (cx + half, bottom), (cx, bottom - height)],
-            piece.colour or colour(piece.player), "#1b1b1b")
+    fill = piece.colour or colour(piece.player)
+    if piece.lying:  # laid down, pointing right, in the same slot
+        return ("polygon", [(cx - half, bottom - height), (cx - half, bottom), (cx + half, bottom - height / 2)],
+                fill, "#1b1b1b")
+    return ("polygon", [(cx - half, bottom), (cx + half, bottom), (cx, bottom - height)], fill, "#1b1b1b")
 
 
 def _stacks(zone: Zone, colour, piece_shapes) -> Block:
@@ -223,6 +229,11 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
         fill = tile.colour or TILE_GROUND
         block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
         block.ops.append(("rect", (x, y, x + size, y + size), fill, "#8d7b55", 0))
+        for side in tile.walls:  # a region's border, drawn thick inside the tile's edge
+            box = {"n": (x, y, x + size, y + WALL), "s": (x, y + size - WALL, x + size, y + size),
+                   "w": (x, y, x + WALL, y + size), "e": (x + size - WALL, y, x + size, y + size)}.get(side)
+            if box is not None:
+                block.ops.append(("rect", box, WALL_INK, None, 0))
         block.ops.extend(_tile_shapes(tile.shapes, x, y, size, text))
         if tile.piece is not None:
             block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))

@@ -107,7 +107,11 @@ def _shapes(piece: Piece, x: int, y: int) -> list[tuple[str, Any, str]]:
         height = 14 + 9 * size
         base = cy + height / 2
         fill = TREE if piece.kind == "tree" and piece.player is None and not piece.colour else _fill(piece)
-        shapes.append(("polygon", [(cx - half, base), (cx + half, base), (cx, base - height)], fill))
+        if piece.lying:  # laid down, pointing right: its base stands upright on the left
+            left = cx - height / 2
+            shapes.append(("polygon", [(left, cy - half), (left, cy + half), (left + height, cy)], fill))
+        else:
+            shapes.append(("polygon", [(cx - half, base), (cx + half, base), (cx, base - height)], fill))
         if piece.marked:
             shapes.append(("circle", (x + CELL - 12, y + 12, 7), colour(piece.player) if piece.player is not None else "#b71c1c"))
     elif piece.kind == "logger":

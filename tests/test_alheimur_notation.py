@@ -131,7 +131,7 @@ def test_the_turn_report_shows_survival_checks_moves_and_every_die():
     s = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F3 2T2"))
     turn = NOTATION.parse_turn(s, "1d4+1 1c4-d3")
     from notation.alheimur import KIND
-    report = KIND.extra["turn_report"](s, turn, [("6", "1"), ("6", "2", "3"), ("4", "3", "1"), ("1", "2"),
+    report = KIND.notation.turn_report(s, turn, [("6", "1"), ("6", "2", "3"), ("4", "3", "1"), ("1", "2"),
                                             ("5", "5", "6"), ("6",)])
     lines = report.splitlines()
     assert lines[0] == "World 1: expand d4 with a 1"

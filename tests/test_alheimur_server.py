@@ -44,7 +44,7 @@ def test_a_whole_three_player_game_through_the_one_door(offered, app, client):
         for player in players[1:]:
             games.accept(session, game.id, player)
         game_id = game.id
-        seen_orbit_hidden = False
+        seen_orbit_hidden = seen_report = False
         plies = 0
         while True:
             session.expire_all()
@@ -77,9 +77,16 @@ def test_a_whole_three_player_game_through_the_one_door(offered, app, client):
                 for card in (c for pile in full.piles for c in pile):
                     assert f".{card}." not in page
                 seen_orbit_hidden = True
+            if state.phase == "play" and plies > 12 and not seen_report:
+                # the page shows the report of the turn just played
+                session.expire_all()
+                played = session.get(Game, game_id).ply
+                page = client.get(f"/games/{game_id}").get_data(as_text=True)
+                assert f"What happened in turn {played}" in page
+                seen_report = True
             assert plies < 3000
         assert row.status == "finished"
-    assert seen_orbit_hidden
+    assert seen_orbit_hidden and seen_report
     sign_in(client, app, "alice@example.org")
     record_text = client.get(f"/games/{game_id}/record.pgn").get_data(as_text=True)
     record = records.read_text(record_text)
@@ -123,7 +130,7 @@ def test_a_whole_three_player_game_by_mail(offered, served):  # noqa: F811 - the
         game_id = game.id
     jobs.drain_outbox(app)
     rng = random.Random(8)
-    read, plies, over = 0, 0, []
+    read, plies, over, reports = 0, 0, [], 0
     while not over:
         everything = [message_from_bytes(raw, policy=policy.default) for _, _, raw in sink.messages[read:]]
         new = [m for m in everything if m["Auto-Submitted"] == "auto-generated"]
@@ -138,6 +145,9 @@ def test_a_whole_three_player_game_by_mail(offered, served):  # noqa: F811 - the
         [notification] = mine
         body = plain_text(notification)
         state = KIND.notation.parse_position(game_row(app, game_id).position)
+        if state.phase == "play" and state.turns > 0:  # the report of the turn before, as the mail tells it
+            assert f"What happened in turn {game_row(app, game_id).ply}:" in body
+            reports += 1
         for world in state.worlds:  # the mail shows the player's view: no orbit card
             assert f"{world.name}:{'.'.join(world.layout)}:{world.orbit_card}:" not in body
         if state.phase == "play":
@@ -154,4 +164,5 @@ def test_a_whole_three_player_game_by_mail(offered, served):  # noqa: F811 - the
         assert plies < 600, "the game should have ended"
     game = game_row(app, game_id)
     assert game.status == "finished" and game.ply == plies
+    assert reports > 0
     assert {str(m["To"]) for m in over} == {f"{n}@example.org" for n in NAMES}

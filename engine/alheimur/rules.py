@@ -13,6 +13,7 @@ from engine.alheimur.pieces import (
 )
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import expand, last_round_owed, survive
+from engine.alheimur.turns import play_turns
 from engine.base import ChanceEvent, Game, Result, standings
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 
@@ -79,9 +80,8 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         return state.phase == "build" and not state.lots
 
     def iter_turns(self, state: AlheimurState) -> Iterator[AlheimurTurn]:
-        """Setup turns, every one; in play, the turns with at most one
-        expansion action and no moves (play turns are too many to list:
-        every combination of actions and moves)."""
+        """Setup turns, every one; in play, every legal turn lazily, the
+        smallest first (``engine/alheimur/turns.py`` says what is listed)."""
         if self.chance(state) is not None or state.phase == "over":
             return
         if state.phase == "build":
@@ -89,7 +89,7 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         elif state.phase == "colonists":
             yield from setup.colonist_turns(state)
         elif state.phase == "play":
-            yield from simple_turns(state)
+            yield from play_turns(state)
 
     def legal_turns(self, state: AlheimurState) -> list[AlheimurTurn]:
         return list(self.iter_turns(state))
@@ -203,28 +203,6 @@ def can_grow(state: AlheimurState) -> bool:
     aboard a transport (it can land).  When nobody can, nobody can ever
     reach the last round: the game ends."""
     return any(w.pieces for w in state.worlds) or any(s.marine for s in state.all_ships())
-
-
-def simple_turns(state: AlheimurState) -> Iterator[Turn]:
-    """The empty turn, then each turn of one expansion action."""
-    from engine.alheimur.pieces import SIZES, Civilize, Expand
-    from engine.alheimur.worlds import geometry
-    yield Turn()
-    stash = state.stash(state.current)
-    for world in state.worlds:
-        if not world.has(state.current):
-            continue
-        occupied = dict(world.pieces)
-        for t in geometry(world.layout).names():
-            here = occupied.get(t)
-            if here is None:
-                for size in SIZES:
-                    if stash[size]:
-                        yield Turn(expansion=(Expand(world.name, t, size),))
-            elif here.owner == state.current:
-                for size in SIZES:
-                    if abs(size - here.size) == 1 and stash[size]:
-                        yield Turn(expansion=(Civilize(world.name, t, size),))
 
 
 def play_out(game: AlheimurGame, state: AlheimurState, turn: AlheimurTurn,

@@ -76,6 +76,21 @@ def move_list(session: Session, game: Game, ply: int) -> str:
     return gettext("%(lead)s: %(moves)s", lead=lead, moves="  ".join(words))
 
 
+#: the mails after a turn, which carry the game's report of it (if it has one)
+REPORT_KINDS = ("your_turn", "turn_played", "game_over")
+
+
+def turn_report(session: Session, game: Game, seat: int | None, ply: int) -> str:
+    """The game's report of turn ``ply`` (``views.turn_report``), headed,
+    or "" when it has none."""
+    try:
+        report = views.turn_report(session, game, seat, ply)
+    except Exception:  # noqa: BLE001 - a report is not worth failing a mail for
+        log.exception("no turn report for turn %s of game %s", ply, game.id)
+        return ""
+    return gettext("What happened in turn %(ply)s:", ply=ply) + "\n" + report if report.strip() else ""
+
+
 def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> str:
     """A turn to show in 'reply with your turn, e.g. ...': the recipient's
     first legal turn when it is theirs at ``ply``, else the notation's example."""
@@ -136,6 +151,9 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
             if not legacy:
                 board = sight.text_diagram()
                 png = sight.image("png")
+            report = turn_report(session, game, seat, ply) if row.kind in REPORT_KINDS else ""
+            if report:
+                extra.append(report)
             moves = move_list(session, game, ply)
             if moves:
                 extra.append(moves)

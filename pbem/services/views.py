@@ -146,6 +146,26 @@ def of_preview(game: Game, seat: int | None, preview: Any) -> View:
     return _view(game, seat, None, preview.state, preview.position)
 
 
+def turn_report(session: Session, game: Game, seat: int | None, ply: int) -> str:
+    """What happened in turn ``ply`` (1 for the first) as the game's
+    notation reports it (``Notation.turn_report``: every player may see
+    it), replayed from the stored full position before the turn, the turn
+    as played and the chance outcomes stored with it; "" when the game has
+    no report or the turn is not stored.  ``seat`` is the viewer (a report
+    names only what every player sees, so it is the same for all)."""
+    notation = kind_of(game).notation
+    if type(notation).turn_report is Notation.turn_report or ply < 1:
+        return ""
+    before = _stored_at(session, game, ply - 1)
+    turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
+    if before is None or turn is None:
+        return ""
+    state = state_of(game, before)
+    played = notation.parse_turn(state, turn.canonical)
+    outcomes = [tuple(event["values"]) for event in turn.chance or ()]
+    return notation.turn_report(state, played, outcomes)
+
+
 def ranking(game: Game) -> list[tuple[int, ...]]:
     """The final standings as the rules order them (groups of 0-based
     seats, best first, ``Game.ranking``) of a finished game that was played

@@ -118,7 +118,9 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
     shown = _shown_ply(game.ply)
     sight = views.at(session, game, seat.number, shown) if game.position is not None else None
     legend = sight.legend() if sight is not None else ((), 0)
+    report = views.turn_report(session, game, seat.number, shown) if sight is not None else ""
     return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
+                           turn_report=report,
                            preview=preview, preview_svg=preview_svg, shown=shown,
                            shown_position=sight.position if sight is not None else None,
                            legend_lines=legend[0], start_position=_viewed_position(session, game, seat.number, 0), guide=guides.link(game.kind),
