@@ -149,7 +149,7 @@ def world_tiles(world: World) -> tuple[Tile, ...]:
                 piece = Piece("pyramid", _label(p), p.owner, p.size, lying=p.invader)
             walls = "".join(side for side, (dc, dr) in sides.items() if owner.get((col + dc, row + dr)) != terr.name)
             tiles.append(Tile((col, 3 - row), terr.name if i == 0 else terr.element,
-                              ELEMENT_COLOURS[terr.element], piece, walls))
+                              ELEMENT_COLOURS[terr.element], piece, walls=walls))
     return tuple(sorted(tiles, key=lambda t: (-t.at[1], t.at[0])))
 
 
