@@ -21,7 +21,8 @@ TWO_PLAYER = [name for name in registry.names() if registry.get(name).rules.max_
 def test_bots_play_legal_turns_to_the_end(name):
     game = registry.get(name).rules
     seed = "0" * 63 + "7"  # chance settled as the server settles it (a draw before each turn, say)
-    state, _ = settle_from_seed(game, game.initial_state(2), seed, 0)
+    start = game.seeded_state(2, game.normalize_options({}), seed) if game.uses_chance else game.initial_state(2)
+    state, _ = settle_from_seed(game, start, seed, 0)
     plies = 0
     while not game.is_over(state) and plies < 300:
         seat = game.to_move(state)
