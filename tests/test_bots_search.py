@@ -27,7 +27,9 @@ def test_bots_play_legal_turns_to_the_end(name):
     while not game.is_over(state) and plies < 300:
         seat = game.to_move(state)
         turn = choose(game, game.view(state, seat), seat, "beginner", seed=plies, timed=False).turn
-        assert turn in game.legal_turns(state)
+        if getattr(game, "iter_turns", None) is None:
+            assert turn in game.legal_turns(state)
+        # a game that lists its turns lazily (Alheimur's list in play never ends): apply refuses an illegal one
         state, _ = settle_from_seed(game, game.apply(state, turn), seed, plies + 1)
         plies += 1
     assert game.is_over(state), f"{name} did not finish in 300 turns of bots"
@@ -110,7 +112,9 @@ def test_a_hands_bot_never_handles_a_card_it_cannot_see():
         view = game.view(state, seat)
         spy.seen = frozenset(state.hands[seat]) | {c for p in state.played for c in p}
         turn = choose(spy, view, seat, "easy", seed=plies, timed=False).turn
-        assert turn in game.legal_turns(state)
+        if getattr(game, "iter_turns", None) is None:
+            assert turn in game.legal_turns(state)
+        # a game that lists its turns lazily (Alheimur's list in play never ends): apply refuses an illegal one
         plies += 1
         state, _ = settle_from_seed(game, game.apply(state, turn), "ab" * 32, plies)
     assert plies == len(ANIMALS)
