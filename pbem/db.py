@@ -16,6 +16,7 @@ from sqlalchemy import Engine, create_engine, event, insert
 from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
+from pbem import late_begin
 from pbem import tables  # noqa: F401  (every table joins the metadata)
 
 MIGRATIONS = str(Path(__file__).parent / "migrations")
@@ -38,6 +39,7 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
     options.setdefault("pool_recycle", RECYCLE_SECONDS)
     engine = create_engine(url, **options)
     event.listen(engine, "checkout", _check_alive)
+    late_begin.install(engine)  # a request's reads send no BEGIN (pbem.late_begin)
     if schema:
 
         @event.listens_for(engine, "connect")
@@ -104,16 +106,21 @@ def engine() -> Engine:
 
 
 def get_session() -> Session:
-    """The request's session, made on first use."""
+    """The request's session, made on first use (on PostgreSQL its reads
+    start no transaction, its first write does: ``pbem.late_begin``)."""
     if "db_session" not in g:
-        g.db_session = Session(engine(), expire_on_commit=False)
+        g.db_session = Session(late_begin.session_bind(engine()), expire_on_commit=False)
     return g.db_session
 
 
 def _fresh_session() -> None:
     """Each request gets its own session and signed-in player, even when an
-    app context (a test's, a CLI command's) is already pushed around it."""
-    g.pop("db_session", None)
+    app context (a test's, a CLI command's) is already pushed around it:
+    that context's session is set aside and given back when the request
+    ends (``_close_session``), so it is still there to be closed."""
+    outer = g.pop("db_session", None)
+    if outer is not None:
+        g.setdefault("outer_db_sessions", []).append(outer)
     g.pop("player", None)
 
 
@@ -121,6 +128,9 @@ def _close_session(_error: BaseException | None = None) -> None:
     session = g.pop("db_session", None)
     if session is not None:
         session.close()
+    set_aside = g.get("outer_db_sessions")
+    if set_aside:
+        g.db_session = set_aside.pop()
 
 
 def rolls_back(service):

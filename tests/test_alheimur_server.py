@@ -86,7 +86,6 @@ def test_a_whole_three_player_game_through_the_one_door(offered, app, client):
                 seen_report = True
             assert plies < 3000
         assert row.status == "finished"
-        session.close()  # the page requests above took the context's session out of g: close it (PostgreSQL locks)
     assert seen_orbit_hidden and seen_report
     sign_in(client, app, "alice@example.org")
     record_text = client.get(f"/games/{game_id}/record.pgn").get_data(as_text=True)

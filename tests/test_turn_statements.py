@@ -48,6 +48,7 @@ class Counter:
     def __init__(self, engine):
         self.statements: list[str] = []
         self.commits = 0
+        self.also: list = []
         event.listen(engine, "before_cursor_execute", self._statement)
         event.listen(engine, "commit", self._commit)
 
@@ -60,6 +61,8 @@ class Counter:
     def clear(self) -> None:
         self.statements.clear()
         self.commits = 0
+        for other in self.also:  # counters of other things, cleared with this one (before the request)
+            other.clear()
 
     def shown(self) -> str:
         return "\n".join(" ".join(s.split())[:120] for s in self.statements)
@@ -164,3 +167,70 @@ def test_a_turn_queues_no_mail_for_an_address_that_refused_it(session, start_gam
     mailed = set(session.exec(select(OutboxMessage.to_addr).where(OutboxMessage.game_id == game.id,
                                                                   OutboxMessage.ply == 1)))
     assert mailed == {"carol@example.org"}
+
+
+# -- round trips on PostgreSQL: reads start no transaction (pbem.late_begin) --
+
+class Transactions:
+    """Which statements a connection ran with a transaction open on the
+    server (after each, from the driver's own record), and how many
+    commits reached the server (a commit with a transaction open)."""
+
+    def __init__(self, engine):
+        self.after: list[tuple[str, bool]] = []
+        self.commits_sent = 0
+        event.listen(engine, "after_cursor_execute", self._after)
+        event.listen(engine, "commit", self._commit)
+
+    @staticmethod
+    def _open(dbapi_connection) -> bool:
+        from psycopg.pq import TransactionStatus
+
+        return dbapi_connection.info.transaction_status != TransactionStatus.IDLE
+
+    def _after(self, _conn, cursor, statement, _params, _context, _many):
+        self.after.append((" ".join(statement.split())[:40], self._open(cursor.connection)))
+
+    def _commit(self, conn):
+        self.commits_sent += self._open(conn.connection.dbapi_connection)
+
+    def clear(self) -> None:
+        self.after.clear()
+        self.commits_sent = 0
+
+
+@pytest.fixture
+def on_postgres(app):
+    if app.extensions["pbem_engine"].dialect.name != "postgresql":
+        pytest.skip("round trips are counted on PostgreSQL (set PBEM_TEST_POSTGRES_URL)")
+    return Transactions(app.extensions["pbem_engine"])
+
+
+def test_a_turn_on_postgresql_is_two_round_trips_with_no_begin_or_commit(app, table, on_postgres):
+    """The read and the one data-modifying WITH statement each stand alone:
+    no BEGIN, no COMMIT reaches the server (four round trips would)."""
+    table.counter.also.append(on_postgres)  # cleared just before the turn's request
+    for turn in (api_turn, web_turn):
+        turn(app, table, EARLY)
+        assert [statement.split()[0] for statement, _ in on_postgres.after] == ["SELECT", "WITH"], on_postgres.after
+        assert [open_ for _, open_ in on_postgres.after] == [False, False], on_postgres.after
+        assert on_postgres.commits_sent == 0
+
+
+def test_a_turn_that_also_charges_a_time_bank_is_one_transaction(app, session, start_game, on_postgres):
+    """A turn that writes more than its one statement (the mover's time
+    bank) begins a transaction before its first write and commits it."""
+    from sqlmodel import select
+
+    from pbem.models import Seat
+
+    alice, bob = player_for_email(session, "alice@example.org"), player_for_email(session, "bob@example.org")
+    session.commit()
+    game = start_game(alice, bob, time_control={"hours_per_turn": 24, "bank_hours": 10})
+    on_postgres.clear()
+    submit_turn(session, game.id, alice, "a1", 0, "web")
+    writes = [(statement, open_) for statement, open_ in on_postgres.after if not statement.startswith("SELECT")]
+    assert writes and all(open_ for _, open_ in writes), on_postgres.after
+    assert on_postgres.commits_sent == 1
+    banks = {s.number: s.bank_seconds for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    assert banks[0] is not None and session.get(type(game), game.id).ply == 1

@@ -29,6 +29,7 @@ from sqlmodel import Session
 
 from engine import chance
 
+from pbem import late_begin
 from pbem.db import insert_rows, rows_by_table
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
 
@@ -109,7 +110,7 @@ def finish_values(winners: Iterable[int] | None, termination: str, now: datetime
 
 
 def advance(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
-            rows: Callable[[], Sequence[Any]] | None = None) -> bool:
+            rows: Callable[[], Sequence[Any]] | None = None, *, last_write: bool = False) -> bool:
     """Apply a turn read at ``expected_ply``: ``values`` from
     ``advance_values`` (updated with ``finish_values`` when it ended the
     game).  False when the game moved on; then nothing is written and
@@ -121,7 +122,11 @@ def advance(session: Session, game: Game, expected_ply: int, values: dict[str, A
     already holding ``values``, and the rows are written only if the game
     advanced.  On PostgreSQL the claim and the INSERTs are then one
     statement (the UPDATE in a data-modifying WITH clause that the INSERTs
-    select from): one round trip to the server, not one per table."""
+    select from): one round trip to the server, not one per table.  With
+    ``last_write`` (the caller commits next and writes nothing else) and no
+    other change pending in the session, that statement is the whole
+    transaction: a request's session sends no BEGIN for it
+    (``pbem.late_begin``)."""
     if "position" not in values or values.get("ply") is None:
         raise ValueError("a turn sets the position and the ply")
     if rows is None:
@@ -133,7 +138,9 @@ def advance(session: Session, game: Game, expected_ply: int, values: dict[str, A
         return True
     for key, value in values.items():  # as it will be, for the rows to be built from
         set_committed_value(game, key, value)
-    if not _claim_inserting(session, game, expected_ply, values, rows_by_table(list(rows()))):
+    by_table = rows_by_table(list(rows()))
+    lone = last_write and not (session.new or session.dirty or session.deleted)
+    if not _claim_inserting(session, game, expected_ply, values, by_table, lone):
         session.expire(game)
         return False
     return True
@@ -157,7 +164,7 @@ def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any
 
 
 def _claim_inserting(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
-                     by_table: dict[Any, list[dict[str, Any]]]) -> bool:
+                     by_table: dict[Any, list[dict[str, Any]]], lone: bool = False) -> bool:
     shapes, params = [], {"_id": game.id, "_ply": expected_ply, "_status": ACTIVE,
                           **{f"v_{name}": value for name, value in values.items()}}
     for table, rows in by_table.items():
@@ -168,7 +175,8 @@ def _claim_inserting(session: Session, game: Game, expected_ply: int, values: di
             for i, row in enumerate(same):
                 params.update({f"r{t}_{i}_{name}": value for name, value in row.items()})
     statement = _claim_inserting_statement(tuple(values), tuple(shapes))
-    return session.connection().execute(statement, params).scalar_one() == 1
+    options = {late_begin.LONE_WRITE: True} if lone else {}
+    return session.connection().execute(statement, params, execution_options=options).scalar_one() == 1
 
 
 def finish(session: Session, game: Game, winners: Iterable[int] | None, termination: str, now: datetime,

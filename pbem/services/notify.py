@@ -136,11 +136,10 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
     inserting = pending is None
     pending = [] if pending is None else pending
     for seat, player in recipients:
-        with for_player(player):
+        with for_player(player):  # the words and the mail in one block: ``send`` sets no language again
             subject, lead, mail_kind, after = _position_words(session, game, pairs, seat, mover, mover_label, actor)
-            headline_text = str(headline)
-        send(session, player, game, subject, [headline_text, lead], kind=mail_kind, after=after, seat=seat,
-             refused=refused, pending=pending)
+            send(session, player, game, subject, [str(headline), lead], kind=mail_kind, after=after, seat=seat,
+                 refused=refused, pending=pending)
     if inserting:
         insert_rows(session, pending)  # the mail, in one INSERT
 

@@ -200,7 +200,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
                         seated=seated, pending=pending)
         return pending
 
-    if not gamestate.advance(session, game, seen, values, rows):
+    if not gamestate.advance(session, game, seen, values, rows, last_write=True):
         session.rollback()
         session.refresh(game)
         raise moved_on(game, seen)
