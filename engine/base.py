@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from engine import chance
-from engine.errors import IllegalTurnError, OptionError, shown
+from engine.errors import IllegalTurnError, OptionError, PbemError, shown
 
 S = TypeVar("S", bound=Hashable)  # a game's state type
 T = TypeVar("T", bound=Hashable)  # a game's turn type
@@ -269,6 +269,23 @@ class Game(ABC, Generic[S, T]):
     def scores(self, state: S) -> tuple[int, ...]:
         """Per-player scores, for games that keep them (else empty)."""
         return ()
+
+    def is_legal(self, state: S, turn: T) -> bool:
+        """Whether ``turn`` may be played in ``state``: by default, whether
+        ``apply`` takes it (a game whose list of legal turns is long or
+        endless, read lazily with ``iter_turns``, is never listed whole)."""
+        try:
+            self.apply(state, turn)
+        except PbemError:
+            return False
+        return True
+
+    def bot_hooks(self) -> Any:
+        """This game's help for the computer opponents (an
+        ``engine.bots.hooks.Hooks``: an evaluation, a search of its own,
+        a way to fill in hidden parts), or None: the bots' defaults, which
+        use only this interface, play every game."""
+        return None
 
     # -- shared puzzles (optional) ---------------------------------------
     # A one-player game that uses chance may offer shared puzzles: a

@@ -358,8 +358,27 @@ def test_every_legal_turn_formats_reparses_and_applies(name):
         for index in rng.sample(range(len(turns)), min(len(turns), 12)):
             assert notation.parse_turn(state, texts[index]) == turns[index], texts[index]
             rules.apply(state, turns[index])
+            assert rules.is_legal(state, turns[index]), texts[index]
             looked_at += 1
     assert looked_at > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_turn_of_another_position_is_legal_only_where_the_rules_list_it(name):
+    """``is_legal`` (what the bots and clicks ask) agrees with the list:
+    turns taken from other positions are legal exactly when listed."""
+    rules = kind_of(name).rules
+    states = [state for state, _ in positions(name) if not rules.is_over(state)]
+    rng = random.Random(name)
+    checked = 0
+    for state, other in zip(states, states[1:]):
+        listed = set(some_turns(rules, state, 10_000))
+        for turn in rng.sample(some_turns(rules, other), min(12, len(some_turns(rules, other)))):
+            if turn in listed or getattr(rules, "iter_turns", None) is None:
+                assert rules.is_legal(state, turn) == (turn in listed)
+                checked += 1
+    # a game listing its turns lazily may share no turn between two positions' first 10,000
+    assert checked > 0 or getattr(rules, "iter_turns", None) is not None
 
 
 # -- self-play and records --------------------------------------------------------

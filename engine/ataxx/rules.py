@@ -78,6 +78,11 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
     def scores(self, state: AtaxxState) -> tuple[int, ...]:
         return state.counts()
 
+    def bot_hooks(self) -> Any:
+        from engine.ataxx.bot import HOOKS  # the bots' help for this game, imported when a bot plays
+
+        return HOOKS
+
     # -- moves ---------------------------------------------------------
     def legal_turns(self, state: AtaxxState) -> list[AtaxxMove]:
         if self.to_move(state) is None:

@@ -67,6 +67,11 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         """Pyramids on the board, per player."""
         return tuple(state.on_board(p) for p in range(state.players))
 
+    def bot_hooks(self) -> Any:
+        from engine.attactics.bot import HOOKS  # the bots' help for this game, imported when a bot plays
+
+        return HOOKS
+
     def result(self, state: AttacticsState) -> Result | None:
         if state.winner is None:
             return None

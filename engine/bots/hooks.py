@@ -13,15 +13,14 @@ defaults here, which use only the engine interface.
 - ``choose(game, view, seat, level, rng)``: a whole decision of its own (a
   solver, an alpha-beta search), or None to fall back to the search.
 
-Hooks are found by the game's ``name`` in ``_HOOKS`` (module:attribute,
-imported on first use), like the registry of games.
+A game offers its hooks itself (``Game.bot_hooks``, e.g. Ataxx's in
+``engine/ataxx/bot.py``): the bots never name a game.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any, Callable
 
 from engine.base import Game
@@ -48,17 +47,8 @@ class Hooks:
 
 DEFAULT = Hooks()
 
-# game name -> "module:attribute" of its Hooks
-_HOOKS: dict[str, str] = {
-    "greenhouse": "engine.bots.greenhouse:HOOKS",
-    "ataxx": "engine.bots.ataxx:HOOKS",
-}
-
 
 def hooks_for(game: Game) -> Hooks:
-    """The game's hooks, or the defaults."""
-    where = _HOOKS.get(game.name)
-    if where is None:
-        return DEFAULT
-    module, attribute = where.split(":")
-    return getattr(import_module(module), attribute)
+    """The game's hooks (``Game.bot_hooks``), or the defaults."""
+    found = game.bot_hooks()
+    return DEFAULT if found is None else found

@@ -12,7 +12,7 @@ between), which the search's estimate must agree with first.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.base import Game
@@ -58,9 +58,10 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
     rng = _rng(seed)
     hooks = hooks_for(game)
     if hooks.choose is not None and level.playouts:
-        decided = hooks.choose(game, view, seat, level, rng)
+        decided = hooks.choose(game, view, seat, level if timed else replace(level, max_ms=None), rng)
         if decided is not None:
-            return decided
+            hopeless = decided.value is not None and decided.value < HOPELESS
+            return replace(decided, resign=hopeless and _proven_lost(game, view, seat, mcts.turns_of(game, view)))
     turns = mcts.turns_of(game, view)
     if not turns:
         raise ValueError("there is no legal turn to play")

@@ -203,6 +203,11 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
     def scores(self, state: GreenhouseState) -> tuple[int, ...]:
         return (state.breedings,)
 
+    def bot_hooks(self) -> Any:
+        from engine.greenhouse.bot import HOOKS  # the bots' help for this game, imported when a bot plays
+
+        return HOOKS
+
     # -- shared puzzles ------------------------------------------------
     def puzzle_options(self) -> dict[str, str]:
         """The daily puzzle is a default game: four stashes, four orders."""

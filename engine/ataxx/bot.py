@@ -1,7 +1,8 @@
 """Ataxx's bot hooks: a position is worth its piece difference, smoothly
-(a few pieces ahead is already good, the whole board is certain), and the
-playouts are short, so the search reads a few turns deep and judges by
-the count rather than by random play to the distant end."""
+(a few pieces ahead is already good, the whole board is certain).  Two
+players are searched with alpha-beta (``engine.bots.alphabeta``) a few
+turns deep, judged by that count; the tree search (with short playouts
+judged the same way) is left for more players."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 from typing import Any
 
 from engine.base import Game
+from engine.bots.alphabeta import chooser
 from engine.bots.hooks import Hooks
 
 SCALE = 6.0  # pieces ahead for ~76% (tanh(1))
@@ -20,4 +22,4 @@ def evaluate(game: Game, state: Any) -> tuple[float, ...]:
     return (first, 1.0 - first)
 
 
-HOOKS = Hooks(evaluate=evaluate, playout_plies=2, exploration=0.25)
+HOOKS = Hooks(evaluate=evaluate, playout_plies=2, exploration=0.25, choose=chooser(evaluate))

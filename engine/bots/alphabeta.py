@@ -1,0 +1,129 @@
+"""Alpha-beta search for two-player games with no chance and no hidden
+information, through the engine interface: a game's bot hooks may use it
+instead of the tree search where a short full-width look ahead plays
+better (Ataxx and Attactics, whose positions turn on counting pieces).
+
+Negamax with alpha-beta pruning and iterative deepening: depth 1, 2, ...
+up to ``max_depth``, each ordered by the previous depth's best turn first,
+then by the children's static evaluation (the game's ``evaluate`` hook),
+so that pruning cuts the most.  A depth that runs out of its node budget
+(or of time, when a deadline is given) is abandoned and the deepest
+completed one decides.  Values are the mover's payoff, 0 to 1; a finished
+game is worth its payoff (``payoff.final``), a little more the sooner a
+win and the later a loss.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from engine.base import Game
+from engine.bots import payoff
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Found:
+    turn: Any
+    value: float  # the mover's payoff after best play to the depth searched, 0 to 1
+    depth: int  # the deepest depth completed
+    nodes: int
+
+
+def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, ...]], max_depth: int,
+           max_nodes: int, deadline: float | None = None, rng: random.Random | None = None) -> Found:
+    """The best turn for the player to move in ``state`` (two players, no
+    chance, nothing hidden), looking ``max_depth`` turns ahead at most
+    within ``max_nodes`` positions (and before ``deadline``, a
+    ``time.monotonic()`` value, when given).  Turns of equal worth are
+    taken in ``rng``'s order (shuffled), so a seeded bot varies its play
+    where the search sees no difference."""
+    seat = game.to_move(state)
+    turns = game.legal_turns(state)
+    if seat is None or not turns:
+        raise ValueError("there is no turn to search")
+    counter = [0]
+
+    def value_for(mover: int, position: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
+        counter[0] += 1
+        if counter[0] > max_nodes or (deadline is not None and counter[0] % 256 == 0
+                                      and time.monotonic() > deadline):
+            raise _OutOfBudget
+        if game.is_over(position):
+            worth = payoff.final(game, position)[mover]
+            return worth + (0.001 / ply if worth > 0.5 else -0.001 / ply if worth < 0.5 else 0.0)
+        if depth == 0:
+            return evaluate(game, position)[mover]
+        nxt = game.to_move(position)
+        children = [game.apply(position, t) for t in game.legal_turns(position)]
+        if not children:
+            return evaluate(game, position)[mover]
+        if depth > 1:  # the most promising first: more cut-offs
+            children.sort(key=lambda child: -evaluate(game, child)[nxt])
+        if nxt == mover:  # a player who moves again (a pass is a turn, so rarely)
+            best = -1.0
+            for child in children:
+                best = max(best, value_for(mover, child, depth - 1, alpha, beta, ply + 1))
+                alpha = max(alpha, best)
+                if alpha >= beta:
+                    break
+            return best
+        best, their_alpha, their_beta = -1.0, 1.0 - beta, 1.0 - alpha  # negamax: payoffs add up to 1
+        for child in children:
+            best = max(best, value_for(nxt, child, depth - 1, their_alpha, their_beta, ply + 1))
+            their_alpha = max(their_alpha, best)
+            if their_alpha >= their_beta:
+                break
+        return 1.0 - best
+
+    order = list(range(len(turns)))
+    if rng is not None:
+        rng.shuffle(order)
+    order.sort(key=lambda i: -evaluate(game, game.apply(state, turns[i]))[seat])
+    found = Found(turns[order[0]], evaluate(game, game.apply(state, turns[order[0]]))[seat], 0, 0)
+    for depth in range(1, max_depth + 1):
+        try:
+            best_index, best_value, alpha = order[0], -1.0, -1.0
+            for i in order:
+                worth = value_for(seat, game.apply(state, turns[i]), depth - 1, alpha, 2.0, 1)
+                if worth > best_value:
+                    best_index, best_value = i, worth
+                    alpha = max(alpha, worth)
+        except _OutOfBudget:
+            break
+        found = Found(turns[best_index], best_value, depth, counter[0])
+        order.remove(best_index)
+        order.insert(0, best_index)
+        if best_value >= 1.0:  # a forced win: no need to look further
+            break
+    return Found(found.turn, found.value, found.depth, counter[0])
+
+
+def depth_for(playouts: int) -> int:
+    """How many turns ahead a level looks, from its playout budget."""
+    return 1 if playouts < 100 else 2 if playouts < 300 else 3 if playouts < 1000 else 4 if playouts < 5000 else 5
+
+
+def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]]) -> Callable[..., Any]:
+    """A ``choose`` bot hook that searches two-player positions with
+    ``evaluate`` (looking ``depth_for(level.playouts)`` turns ahead within
+    40 positions a playout of the level, and its time cap), and leaves
+    other positions (more players) to the tree search."""
+
+    def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random) -> Any:
+        from engine.bots.player import Choice
+
+        if game.players(view) != 2 or game.chance(view) is not None:
+            return None
+        deadline = None if level.max_ms is None else time.monotonic() + 0.8 * level.max_ms / 1000
+        found = search(game, view, evaluate, depth_for(level.playouts), 40 * level.playouts, deadline, rng)
+        return Choice(found.turn, min(1.0, max(0.0, found.value)), playouts=found.nodes,
+                      why=f"alpha-beta, {found.depth} turns ahead")
+
+    return choose
