@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any, Mapping
 
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
@@ -34,8 +35,8 @@ from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
 from engine.taiga.scoring import final_scoring
 from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, TaigaState, TaigaTurn
-from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, canonical_turn, turned, turns_of
-from notation.base import Card, Diagram, GameKind, Notation, Tile, Zone, player_colour
+from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, Turned, canonical_turn, turned, turns_of
+from notation.base import Card, Diagram, GameKind, Notation, Tile, TileShape, Zone, player_colour
 from notation.quote import quote
 from notation.taiga_pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
 from notation.taiga_positions import EXAMPLE, read_position, write_position
@@ -232,12 +233,11 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             if all(name in board.forest_of for name in state.logged) else set()
         tiles = []
         for (x, y), tile in sorted(board.tiles.items(), key=lambda item: (-item[0][1], item[0][0])):
-            pieces = sorted(on_tile.get((x, y), ()))
-            logged = [s for s in tile.forest_spots if (x, y, s) in logged_keys]
+            pieces = tuple(sorted(on_tile.get((x, y), ())))
+            logged = tuple(s for s in tile.forest_spots if (x, y, s) in logged_keys)
             token = bool(tile.feature) and not logged
             tiles.append(Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None,
-                              tile_shapes(tile, pieces, logged, token),
-                              tile_glyph(tile, pieces, logged, token)))
+                              *_pictures(tile, pieces, logged, token)))
         for x, y in maps.frontier(board.tiles):
             tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH))
         zones = [Zone("Map (x east, y north; the start tile at 0,0)", "tiles", tuple(tiles))]
@@ -288,6 +288,14 @@ LEGEND = ("Tiles: dark green softwood, light green hardwood, brown roads, a hut 
           "Text map: each tile is three rows: a meeple (s surveyor, l lumberjack, k keeper) and its player, and "
           "the north edge; west edge, code, mark (* camp, m b a o species token, x logged), east edge; a truck "
           "(t and its player) and the south edge.  Edges: S softwood, H hardwood, . grass, | = road.")
+
+
+@lru_cache(maxsize=4096)
+def _pictures(tile: Turned, pieces: tuple[tuple[str, str, int], ...], logged: tuple[str, ...],
+              token: bool) -> tuple[tuple[TileShape, ...], tuple[str, ...]]:
+    """A tile's shapes and glyph on the map, kept: a map shows the same few
+    tiles (with the same pieces) again at every turn."""
+    return tile_shapes(tile, pieces, logged, token), tile_glyph(tile, pieces, logged, token)
 
 
 def _loose(code: str, index: int) -> Tile:

@@ -12,6 +12,7 @@ blank); dice show pips; tiles sit on their map; a grid zone is a small board.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 from xml.sax.saxutils import escape
 
@@ -69,7 +70,7 @@ def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
            piece_shapes: Callable[[Piece, float, float], list]) -> Block:
     """All the zones as one block: rows of blocks, ``beside`` zones sharing
     the row of the zone before them."""
-    rows: list[list[Block]] = []
+    rows: list[list[tuple[Block, Block]]] = []
     for zone in zones:
         block = _zone(zone, colour, piece_shapes)
         if zone.beside and rows:
@@ -80,17 +81,20 @@ def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
     y = 0.0
     for row in rows:
         x = 0.0
-        for block in row:
+        for block, inner in row:  # the title, then the body under it: each moved once
             total.ops.extend(_moved(block.ops, x, y))
+            total.ops.extend(_moved(inner.ops, x, y + LINE + 4))
             x += block.width + 2 * GAP
         total.width = max(total.width, x - 2 * GAP)
-        y += max(b.height for b in row) + GAP
+        y += max(b.height for b, _ in row) + GAP
     total.height = y
     return total
 
 
 def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
-    """The operations moved by (dx, dy)."""
+    """The operations moved by (dx, dy) (the same list when both are 0)."""
+    if not dx and not dy:
+        return ops
     moved = []
     for op in ops:
         if op[0] == "rect":
@@ -112,13 +116,13 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
 moved = _moved
 
 
-def _zone(zone: Zone, colour, piece_shapes) -> Block:
+def _zone(zone: Zone, colour, piece_shapes) -> tuple[Block, Block]:
+    """The zone's title (a block of the zone's whole size) and its body, to
+    go LINE + 4 under the title."""
     body = {"stacks": _stacks, "pile": _pile, "hand": _hand, "dice": _dice, "tiles": _tiles, "grid": _grid}[zone.kind]
     inner = body(zone, colour, piece_shapes)
     title = ("text", (0, LINE / 2, zone.title, 13, "start", True), INK)
-    block = Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title])
-    block.ops.extend(_moved(inner.ops, 0, LINE + 4))
-    return block
+    return Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title]), inner
 
 
 def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
@@ -234,12 +238,36 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
                    "w": (x, y, x + WALL, y + size), "e": (x + size - WALL, y, x + size, y + size)}.get(side)
             if box is not None:
                 block.ops.append(("rect", box, WALL_INK, None, 0))
-        block.ops.extend(_tile_shapes(tile.shapes, x, y, size, text))
+        if tile.shapes:
+            block.ops.extend(_shifted(_tile_shapes_at_corner(tile.shapes, size, text), x, y))
         if tile.piece is not None:
             block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))
         block.ops.append(("text", (x + 3, y + 8 * size / TILE, tile.label, text, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
+
+
+@lru_cache(maxsize=4096)
+def _tile_shapes_at_corner(shapes: tuple[Any, ...], size: int, text: int) -> tuple[Op, ...]:
+    """``_tile_shapes`` of a tile whose corner is at (0, 0), kept: a map
+    draws the same few tiles many times, and again at every turn."""
+    return tuple(_tile_shapes(shapes, 0, 0, size, text))
+
+
+def _shifted(ops: Sequence[Op], x: float, y: float) -> list[Op]:
+    """Operations made at (0, 0) by ``_tile_shapes`` moved to (x, y): the
+    same values it gives at (x, y) (x + (0 + a) is x + a)."""
+    moved = []
+    for op in ops:
+        if op[0] == "polygon":
+            moved.append(("polygon", [(x + px, y + py) for px, py in op[1]], op[2], op[3]))
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            moved.append(("circle", (x + cx, y + cy, r), op[2], op[3]))
+        else:
+            tx, ty, *rest = op[1]
+            moved.append(("text", (x + tx, y + ty, *rest), op[2]))
+    return moved
 
 
 def _tile_shapes(shapes: Sequence[Any], x: float, y: float, size: int = TILE, text: int = TILE_TEXT) -> list[Op]:

@@ -214,25 +214,26 @@ def _draw_board(diagram: Diagram, width: int, height: int) -> Any:
 
 
 def _groups(diagram: Diagram, width: int, block: zones.Block | None, zones_top: int,
-            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int]]]:
+            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int], tuple[int, int]]]:
     """Everything drawn over the empty board, in drawing order, as groups of
-    operations, each with the background it stands on."""
+    operations, each with the background it stands on and the move that
+    puts it in place (the zones' groups are laid out from (0, 0))."""
     found = []
     for (file, rank), piece in sorted(diagram.cells.items()):
         x, y = _origin(diagram, file, rank)
         square = _rgb(BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK)
-        found.append((zones.piece_ops(_shapes(piece, x, y)), square))
+        found.append((zones.piece_ops(_shapes(piece, x, y)), square, (0, 0)))
     if block is not None:
-        found.extend((group, WHITE) for group in sprites.groups(zones.moved(block.ops, 8, zones_top)))
+        found.extend((group, WHITE, (8, zones_top)) for group in sprites.groups(block.ops))
     y = caption_top
     for line in diagram.caption:
-        found.append(([("text", (4, y + LINE / 2, line, 13, "start", False), INK)], WHITE))
+        found.append(([("text", (4, y + LINE / 2, line, 13, "start", False), INK)], WHITE, (0, 0)))
         y += LINE
     for shape, data, fill in _legend_shapes(diagram, width, y) if diagram.players else ():
         if shape == "rect":
-            found.append(([("rect", data, fill, "#1b1b1b", 0)], WHITE))
+            found.append(([("rect", data, fill, "#1b1b1b", 0)], WHITE, (0, 0)))
         else:
-            found.append(([("text", (data[0], data[1], data[2], 13, "start", False), fill)], WHITE))
+            found.append(([("text", (data[0], data[1], data[2], 13, "start", False), fill)], WHITE, (0, 0)))
     return found
 
 
@@ -248,13 +249,13 @@ def png_image(diagram: Diagram, cached: bool = True) -> Any:
         image = sprites.board((diagram.files, diagram.ranks, width, height),
                               lambda: _draw_board(diagram, width, height))
         painter = sprites.Painter(image, font)
-        for ops, background in _groups(diagram, width, block, zones_top, caption_top):
-            painter.paint(ops, background)
+        for ops, background, (dx, dy) in _groups(diagram, width, block, zones_top, caption_top):
+            painter.paint(ops, background, dx, dy)
     else:
         image = _draw_board(diagram, width, height)
         draw = ImageDraw.Draw(image)
-        for ops, _ in _groups(diagram, width, block, zones_top, caption_top):
-            zones.png(draw, ops, 0, 0, font)
+        for ops, _, (dx, dy) in _groups(diagram, width, block, zones_top, caption_top):
+            zones.png(draw, ops, dx, dy, font)
     return image
 
 

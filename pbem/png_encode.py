@@ -49,7 +49,11 @@ def encode_rgb(image: Any, level: int = LEVEL, portable: bool = False) -> bytes:
     width, height = image.size
     raw = image.tobytes()
     stride = 3 * width
-    rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
+    view, parts = memoryview(raw), []
+    for start in range(0, len(raw), stride):  # each row after its filter byte, without copying it first
+        parts.append(b"\x00")
+        parts.append(view[start:start + stride])
+    rows = b"".join(parts)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate(rows, level, portable))
             + _chunk(b"IEND", b""))
