@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
+from engine.i18n import current_language
 from notation import registry
 from pbem import diagram_sprites as sprites
 from pbem import diagram_zones as zones
@@ -286,11 +287,15 @@ def render(game: str, options: Mapping[str, str], position: str, fmt: str) -> st
     unknown format."""
     if fmt not in FORMATS:
         raise KeyError(fmt)
-    return _render(game, tuple(sorted((str(k), str(v)) for k, v in options.items())), position, fmt)
+    return _render(game, tuple(sorted((str(k), str(v)) for k, v in options.items())), position, fmt,
+                   current_language())
 
 
 @lru_cache(maxsize=1024)
-def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str) -> str | bytes:
+def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str,
+            language: str) -> str | bytes:
+    """``render_fresh``, kept per language too: a game's captions may be
+    in the language of the moment (Taiga's are)."""
     return render_fresh(game, dict(options), position, fmt)
 
 
