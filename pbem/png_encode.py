@@ -34,6 +34,8 @@ LEVEL = 3
 #: ISA-L's level (0-3; 1 and 2 are its fast ones, files as small as zlib's at 3)
 FAST_LEVEL = 1
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: rows deflated at a time (a few dozen kB of pixels)
+BAND = 32
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
@@ -47,21 +49,26 @@ def encode_rgb(image: Any, level: int = LEVEL, portable: bool = False) -> bytes:
     if image.mode != "RGB":
         raise ValueError(f"encode_rgb takes an RGB image, not {image.mode}")
     width, height = image.size
-    raw = image.tobytes()
     stride = 3 * width
-    view, parts = memoryview(raw), []
-    for start in range(0, len(raw), stride):  # each row after its filter byte, without copying it first
-        parts.append(b"\x00")
-        parts.append(view[start:start + stride])
-    rows = b"".join(parts)
+    squeeze = _compressor(level, portable)
+    out = []
+    # band by band: a whole late map's pixels at once (1.6 MB, twice) were
+    # fresh memory at every picture, and writing to it cost more than deflating
+    for top in range(0, height, BAND):
+        raw = image.crop((0, top, width, min(height, top + BAND))).tobytes()
+        view, parts = memoryview(raw), []
+        for start in range(0, len(raw), stride):  # each row after its filter byte, without copying it first
+            parts.append(b"\x00")
+            parts.append(view[start:start + stride])
+        out.append(squeeze.compress(b"".join(parts)))
+    out.append(squeeze.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate(rows, level, portable))
-            + _chunk(b"IEND", b""))
+    return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", b"".join(out)) + _chunk(b"IEND", b""))
 
 
-def deflate(data: bytes, level: int = LEVEL, portable: bool = False) -> bytes:
-    """``data`` as a zlib stream: by ISA-L (at ``FAST_LEVEL``) when it is
-    installed and not ``portable``, else by zlib at ``level``."""
+def _compressor(level: int = LEVEL, portable: bool = False) -> Any:
+    """A zlib stream compressor: ISA-L's (at ``FAST_LEVEL``) when it is
+    installed and not ``portable``, else zlib's at ``level``."""
     if _fast_zlib is not None and not portable:
-        return _fast_zlib.compress(data, FAST_LEVEL)
-    return zlib.compress(data, level)
+        return _fast_zlib.compressobj(FAST_LEVEL)
+    return zlib.compressobj(level)
