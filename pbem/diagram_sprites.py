@@ -115,6 +115,23 @@ def groups(ops: Iterable[zones.Op]) -> Iterator[list[zones.Op]]:
             yield [op]
 
 
+def marked_groups(ops: Iterable[zones.Op]) -> Iterator[tuple[zones.Op | None, list[zones.Op]]]:
+    """``groups``, each with its "group" marker (None for a loose operation)."""
+    marker: zones.Op | None = None
+    current: list[zones.Op] | None = None
+    for op in ops:
+        if op[0] == "group":
+            marker, current = op, []
+        elif op[0] == "end":
+            if current:
+                yield marker, current
+            marker, current = None, None
+        elif current is not None:
+            current.append(op)
+        else:
+            yield None, [op]
+
+
 @dataclass(frozen=True)
 class Sprite:
     """A group drawn on its background: ``image`` (None when the group
@@ -223,15 +240,26 @@ class Painter:
         self.core = image.im  # pasted on directly: ``Image.paste``'s checks cost more than the copy
         self.width, self.height = image.size
 
-    def paint(self, ops: list[zones.Op], background: tuple[int, int, int], dx: float = 0, dy: float = 0) -> None:
+    def paint(self, ops: list[zones.Op], background: tuple[int, int, int], dx: float = 0, dy: float = 0,
+              marker: zones.Op | None = None) -> None:
         """Draw ``ops`` (one group) moved by (dx, dy), on a picture that
-        should show ``background`` (RGB) under them."""
-        x, y = _anchor(ops[0])
+        should show ``background`` (RGB) under them.  A ``marker`` with a
+        recipe (``("group", title, token, x, y)``: the operations made once at
+        (0, 0), now with their corner at (x, y)) keys the sprite by the token
+        and the corner's place between even pixels, not by every operation."""
+        if marker is not None and len(marker) == 5:
+            x, y = marker[3], marker[4]
+        else:
+            x, y = _anchor(ops[0])
+            marker = None
         # moved by even numbers only: Pillow rounds some halves to even
         # (rounded corners), so an odd move may change a pixel
         ox, oy = 2 * math.floor((x + dx) / 2), 2 * math.floor((y + dy) / 2)
-        local = _local(ops, dx, dy, ox, oy)
-        sprite = sprites.get((background, local), lambda: _make(local, background, self.font))
+        if marker is not None:
+            key: tuple = (background, marker[2], x + dx - ox, y + dy - oy)
+        else:
+            key = (background, _local(ops, dx, dy, ox, oy))
+        sprite = sprites.get(key, lambda: _make(_local(ops, dx, dy, ox, oy), background, self.font))
         if sprite is not None and sprite.image is None:
             return
         if sprite is not None:

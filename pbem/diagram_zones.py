@@ -11,6 +11,7 @@ blank); dice show pips; tiles sit on their map; a grid zone is a small board.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Sequence
@@ -20,7 +21,9 @@ from notation.base import Card, Diagram, Piece, Zone
 
 #: one drawing operation: ("rect", (x0, y0, x1, y1), fill, outline, radius),
 #: ("polygon", points, fill, outline), ("circle", (cx, cy, r), fill, outline),
-#: ("text", (x, y, text, size, anchor, bold), fill), ("group", title), ("end",)
+#: ("text", (x, y, text, size, anchor, bold), fill), ("group", title), ("end",); a group drawn
+#: from operations made once at (0, 0) says so: ("group", title, token, x, y), its corner at
+#: (x, y) (moved with the rest), ``token`` naming those operations (``_tile_body``)
 Op = tuple
 INK = "#222222"
 LINE = 18
@@ -108,6 +111,8 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
         elif op[0] == "text":
             x, y, *rest = op[1]
             moved.append(("text", (x + dx, y + dy, *rest), op[2]))
+        elif op[0] == "group" and len(op) == 5:  # a group with its recipe and corner: the corner moves
+            moved.append(("group", op[1], op[2], op[3] + dx, op[4] + dy))
         else:
             moved.append(op)
     return moved
@@ -231,7 +236,14 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
     for tile in zone.items:
         x, y = (tile.at[0] - left) * size, (top - tile.at[1]) * size
         fill = tile.colour or TILE_GROUND
-        block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
+        title = f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"
+        if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
+            token, body = _tile_body(tile.label, fill, tile.walls, tile.shapes, size, text)
+            block.ops.append(("group", title, token, x, y))
+            block.ops.extend(_shifted(body, x, y))
+            block.ops.append(("end",))
+            continue
+        block.ops.append(("group", title))
         block.ops.append(("rect", (x, y, x + size, y + size), fill, "#8d7b55", 0))
         for side in tile.walls:  # a region's border, drawn thick inside the tile's edge
             box = {"n": (x, y, x + size, y + WALL), "s": (x, y + size - WALL, x + size, y + size),
@@ -245,6 +257,28 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
         block.ops.append(("text", (x + 3, y + 8 * size / TILE, tile.label, text, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
+
+
+#: numbers for the tiles' operations made at (0, 0), never given twice
+_TOKENS = itertools.count(1)
+
+
+@lru_cache(maxsize=4096)
+def _tile_body(label: str, fill: str, walls: str, shapes: tuple[Any, ...], size: int,
+               text: int) -> tuple[int, tuple[Op, ...]]:
+    """A tile without a piece as ``_tiles`` draws it with its corner at
+    (0, 0), and a number naming these operations (the group's "recipe": the
+    PNG painter keys the tile's sprite by it instead of by every operation)."""
+    ops: list[Op] = [("rect", (0, 0, size, size), fill, "#8d7b55", 0)]
+    for side in walls:  # a region's border, drawn thick inside the tile's edge
+        box = {"n": (0, 0, size, WALL), "s": (0, size - WALL, size, size),
+               "w": (0, 0, WALL, size), "e": (size - WALL, 0, size, size)}.get(side)
+        if box is not None:
+            ops.append(("rect", box, WALL_INK, None, 0))
+    if shapes:
+        ops.extend(_tile_shapes_at_corner(shapes, size, text))
+    ops.append(("text", (3, 8 * size / TILE, label, text, "start", False), ink_on(fill)))
+    return next(_TOKENS), tuple(ops)
 
 
 @lru_cache(maxsize=4096)
@@ -264,6 +298,9 @@ def _shifted(ops: Sequence[Op], x: float, y: float) -> list[Op]:
         elif op[0] == "circle":
             cx, cy, r = op[1]
             moved.append(("circle", (x + cx, y + cy, r), op[2], op[3]))
+        elif op[0] == "rect":
+            x0, y0, x1, y1 = op[1]
+            moved.append(("rect", (x + x0, y + y0, x + x1, y + y1), *op[2:]))
         else:
             tx, ty, *rest = op[1]
             moved.append(("text", (x + tx, y + ty, *rest), op[2]))
