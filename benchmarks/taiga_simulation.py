@@ -4,6 +4,7 @@
 
     .venv/bin/python benchmarks/taiga_simulation.py            # 2,000 games
     .venv/bin/python benchmarks/taiga_simulation.py --games 400 --jobs 2
+    .venv/bin/python benchmarks/taiga_simulation.py --jobs 1 --seconds 1800   # at most half an hour
 
 Three kinds of game are played for each player count: every player random (a
 random place for a random tile, then at random nothing, a meeple or a truck:
@@ -271,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games in all (default 2000)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--progress", type=int, default=0, help="say every N games how far it is")
+    parser.add_argument("--seconds", type=float, default=0,
+                        help="stop after this long and report the games played so far (default: no bound)")
     args = parser.parse_args(argv)
     per = max(1, args.games // 20)  # per player count: 2 parts random, 2 one greedy, 1 all greedy
     work = [(n, None, i) for n in range(2, 6) for i in range(2 * per)]
@@ -288,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
             outcomes.append(outcome)
             if args.progress and len(outcomes) % args.progress == 0:
                 print(f"... {len(outcomes)} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            if args.seconds and time.perf_counter() - start > args.seconds and len(outcomes) < len(work):
+                raise KeyboardInterrupt  # the bound: report what was played (the kinds are mixed)
     except KeyboardInterrupt:
         print(f"stopped after {len(outcomes)} of {len(work)} games", flush=True)
         stopped = True
