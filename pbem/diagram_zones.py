@@ -73,23 +73,23 @@ def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
            piece_shapes: Callable[[Piece, float, float], list]) -> Block:
     """All the zones as one block: rows of blocks, ``beside`` zones sharing
     the row of the zone before them."""
-    rows: list[list[tuple[Block, Block]]] = []
-    for zone in zones:
-        block = _zone(zone, colour, piece_shapes)
-        if zone.beside and rows:
-            rows[-1].append(block)
-        else:
-            rows.append([block])
     total = Block(0, 0)
-    y = 0.0
-    for row in rows:
-        x = 0.0
-        for block, inner in row:  # the title, then the body under it: each moved once
-            total.ops.extend(_moved(block.ops, x, y))
-            total.ops.extend(_moved(inner.ops, x, y + LINE + 4))
-            x += block.width + 2 * GAP
+    x = y = 0.0
+    row_height: float | None = None  # None: no row begun
+    for zone in zones:
+        if not (zone.beside and row_height is not None):  # a new row
+            if row_height is not None:
+                total.width = max(total.width, x - 2 * GAP)
+                y += row_height + GAP
+            x, row_height = 0.0, 0.0
+        block, inner, placed = _zone(zone, colour, piece_shapes, (x, y + LINE + 4))
+        total.ops.extend(_moved(block.ops, x, y))  # the title, then the body under it
+        total.ops.extend(inner.ops if placed else _moved(inner.ops, x, y + LINE + 4))
+        x += block.width + 2 * GAP
+        row_height = max(row_height, block.height)
+    if row_height is not None:
         total.width = max(total.width, x - 2 * GAP)
-        y += max(b.height for b, _ in row) + GAP
+        y += row_height + GAP
     total.height = y
     return total
 
@@ -121,13 +121,18 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
 moved = _moved
 
 
-def _zone(zone: Zone, colour, piece_shapes) -> tuple[Block, Block]:
+def _zone(zone: Zone, colour, piece_shapes, origin: tuple[float, float]) -> tuple[Block, Block, bool]:
     """The zone's title (a block of the zone's whole size) and its body, to
-    go LINE + 4 under the title."""
-    body = {"stacks": _stacks, "pile": _pile, "hand": _hand, "dice": _dice, "tiles": _tiles, "grid": _grid}[zone.kind]
-    inner = body(zone, colour, piece_shapes)
+    go LINE + 4 under the title, at ``origin``; True when the body is
+    already there (a map, the largest zone, is made in place rather than
+    moved)."""
+    if zone.kind == "tiles":
+        inner, placed = _tiles(zone, colour, piece_shapes, origin), True
+    else:
+        body = {"stacks": _stacks, "pile": _pile, "hand": _hand, "dice": _dice, "grid": _grid}[zone.kind]
+        inner, placed = body(zone, colour, piece_shapes), False
     title = ("text", (0, LINE / 2, zone.title, 13, "start", True), INK)
-    return Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title]), inner
+    return Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title]), inner, placed
 
 
 def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
@@ -224,9 +229,11 @@ def tile_size(columns: int, rows: int) -> int:
     return TILE if span * TILE <= MAP_SPAN else max(MIN_TILE, MAP_SPAN // span)
 
 
-def _tiles(zone: Zone, colour, piece_shapes) -> Block:
+def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0)) -> Block:
+    """The map, its top-left corner at ``origin``."""
     if not zone.items:
         return Block(0, 0)
+    ox, oy = origin
     xs = [t.at[0] for t in zone.items]
     ys = [t.at[1] for t in zone.items]
     left, top = min(xs), max(ys)
@@ -234,7 +241,7 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
     text = TILE_TEXT if size == TILE else max(8, round(TILE_TEXT * size / TILE))
     block = Block((max(xs) - left + 1) * size, (top - min(ys) + 1) * size)
     for tile in zone.items:
-        x, y = (tile.at[0] - left) * size, (top - tile.at[1]) * size
+        x, y = ox + (tile.at[0] - left) * size, oy + (top - tile.at[1]) * size
         fill = tile.colour or TILE_GROUND
         title = f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"
         if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
