@@ -63,7 +63,7 @@ def read_position(text: str) -> TaigaState:
     players = len(money)
     # the map, each tile fitting the ones laid before it
     placed: list[Placed] = []
-    seen: set[tuple[int, int]] = set()
+    seen: dict[tuple[int, int], Any] = {}  # the tiles laid so far, turned
     for index, item in enumerate(tiles_t.split("/")):
         m = _TILE.match(item)
         if not m or m[1] not in KINDS:
@@ -75,9 +75,10 @@ def read_position(text: str) -> TaigaState:
             raise _bad(_("the map starts with the start tile at 0,0 (ST@0,0)"))
         if index and ((x, y) in seen or not any((x + dx, y + dy) in seen for dx, dy in STEP)):
             raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
-        if index and maps.mismatch(maps.analyse(tuple(placed)).tiles, x, y, turned(code, turn)) is not None:
+        tile = turned(code, turn)
+        if index and maps.mismatch(seen, x, y, tile) is not None:
             raise _bad(_("{text} does not fit the tiles next to it", text=quote(item)))
-        seen.add((x, y))
+        seen[(x, y)] = tile
         placed.append(Placed(x, y, code, turn))
     board = maps.analyse(tuple(placed))
     # pieces

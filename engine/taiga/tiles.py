@@ -181,6 +181,7 @@ def turns_of(code: str) -> tuple[int, ...]:
     return tuple(result)
 
 
+@lru_cache(maxsize=None)
 def canonical_turn(code: str, turn: int) -> int:
     """The smallest turn that lays ``code`` as ``turn`` does."""
     sig = _signature(turned(code, turn % 4))
