@@ -11,8 +11,10 @@ random place for a random tile, then at random nothing, a meeple or a truck:
 ``random_turn``), one greedy player (seat rotating) against random ones, and
 every player greedy (two fifths, two fifths and one fifth of the games).  The greedy player tries each tile placement with each meeple,
 keeper or truck it allows and keeps the turn that leaves the best estimate
-of its final money (``estimate``).  Chance is drawn from per-game seeds, as
-the server draws it.
+of its final money (``estimate``), which plans for logging (a forest its
+camps reach promises logging to a surveyor or lumberjack in it, and a truck
+on its camps' roads is worth the logging it makes possible).  Chance is
+drawn from per-game seeds, as the server draws it.
 
 Reported: every game finishes; the share of drawn tiles that fit nowhere;
 forests completed and logged per game; the spread of final scores (mean,
