@@ -247,7 +247,7 @@ def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0
         if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
             token, body = _tile_body(tile.label, fill, tile.walls, tile.shapes, size, text)
             block.ops.append(("group", title, token, x, y))
-            block.ops.extend(_shifted(body, x, y))
+            block.ops.extend(_placed(token, body, x, y))
             block.ops.append(("end",))
             continue
         block.ops.append(("group", title))
@@ -293,6 +293,24 @@ def _tile_shapes_at_corner(shapes: tuple[Any, ...], size: int, text: int) -> tup
     """``_tile_shapes`` of a tile whose corner is at (0, 0), kept: a map
     draws the same few tiles many times, and again at every turn."""
     return tuple(_tile_shapes(shapes, 0, 0, size, text))
+
+
+#: tiles' operations moved to their place, by (token, x, y): a map's tiles
+#: mostly stay where they were from one turn to the next.  Emptied when full
+#: (the lists are never changed once made)
+_PLACED: dict[tuple[int, float, float], list[Op]] = {}
+PLACED = 8192
+
+
+def _placed(token: int, body: Sequence[Op], x: float, y: float) -> list[Op]:
+    """``_shifted(body, x, y)`` for the tile body named ``token``, kept."""
+    key = (token, x, y)
+    found = _PLACED.get(key)
+    if found is None:
+        if len(_PLACED) >= PLACED:
+            _PLACED.clear()
+        found = _PLACED[key] = _shifted(body, x, y)
+    return found
 
 
 def _shifted(ops: Sequence[Op], x: float, y: float) -> list[Op]:
