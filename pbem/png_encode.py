@@ -49,14 +49,24 @@ def encode_rgb(image: Any, level: int = LEVEL, portable: bool = False) -> bytes:
     ``portable`` (then by zlib at ``level``: the same bytes everywhere)."""
     if image.mode != "RGB":
         raise ValueError(f"encode_rgb takes an RGB image, not {image.mode}")
+    from PIL import Image
+
     width, height = image.size
     stride = 3 * width
     squeeze = _compressor(level, portable)
-    out = []
     # band by band: a whole late map's pixels at once (1.6 MB, twice) were
-    # fresh memory at every picture, and writing to it cost more than deflating
-    for top in range(0, height, BAND):
-        raw = image.crop((0, top, width, min(height, top + BAND))).tobytes()
+    # fresh memory at every picture, and writing to it cost more than
+    # deflating.  Pillow's raw encoder (what ``tobytes`` uses) hands out
+    # whole rows, BAND at a time
+    image.load()
+    rows = Image._getencoder("RGB", "raw", ("RGB", 0, 1))
+    rows.setimage(image.im, (0, 0, width, height))
+    out = []
+    done = 0
+    while not done:
+        _, done, raw = rows.encode(stride * BAND)
+        if done < 0 or len(raw) % stride:  # never seen; a corrupt picture otherwise
+            raise ValueError(f"Pillow's raw encoder failed ({done}) or split a row")
         view, parts = memoryview(raw), []
         for start in range(0, len(raw), stride):  # each row after its filter byte, without copying it first
             parts.append(b"\x00")
