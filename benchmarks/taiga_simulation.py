@@ -4,14 +4,17 @@
 
     .venv/bin/python benchmarks/taiga_simulation.py            # 2,000 games
     .venv/bin/python benchmarks/taiga_simulation.py --games 400 --jobs 2
+    .venv/bin/python benchmarks/taiga_simulation.py --jobs 1 --seconds 1800   # at most half an hour
 
 Three kinds of game are played for each player count: every player random (a
 random place for a random tile, then at random nothing, a meeple or a truck:
 ``random_turn``), one greedy player (seat rotating) against random ones, and
 every player greedy (two fifths, two fifths and one fifth of the games).  The greedy player tries each tile placement with each meeple,
 keeper or truck it allows and keeps the turn that leaves the best estimate
-of its final money (``estimate``).  Chance is drawn from per-game seeds, as
-the server draws it.
+of its final money (``estimate``), which plans for logging (a forest its
+camps reach promises logging to a surveyor or lumberjack in it, and a truck
+on its camps' roads is worth the logging it makes possible).  Chance is
+drawn from per-game seeds, as the server draws it.
 
 Reported: every game finishes; the share of drawn tiles that fit nowhere;
 forests completed and logged per game; the spread of final scores (mean,
@@ -39,7 +42,7 @@ from engine.base import settle_from_seed  # noqa: E402
 from engine.taiga import TaigaGame  # noqa: E402
 from engine.taiga import board as maps  # noqa: E402
 from engine.taiga.scoring import camp_reach, token_value  # noqa: E402
-from engine.taiga.state import Discard, Place, TaigaState  # noqa: E402
+from engine.taiga.state import TRUCK_COST, Discard, Place, TaigaState  # noqa: E402
 
 GAME = TaigaGame()
 #: a game that has not ended after this many turns has failed to finish
@@ -56,27 +59,72 @@ TARGETS = {
 }
 
 
+#: camp reaches already worked out: (map, keepers, player) -> camp_reach's
+#: answer; the greedy player asks for the same few many times a turn
+_REACHES: dict = {}
+#: what a truck on a camp's roads is worth before the logging it promises
+TRUCK_KEPT = 3
+
+
+def reaches_of(state: TaigaState, board: maps.Map, player: int) -> list[tuple[set, set]]:
+    """``camp_reach`` of ``player``, remembered for the map and its keepers."""
+    keepers = tuple(sorted((p.x, p.y, p.player) for p in state.pieces if p.role == "keeper"))
+    key = (state.placed, keepers, player)
+    found = _REACHES.get(key)
+    if found is None:
+        if len(_REACHES) > 20000:
+            _REACHES.clear()
+        found = _REACHES[key] = camp_reach(state, board, player)
+    return found
+
+
+def _species_worth(tokens: tuple[str, ...], forest: maps.Forest) -> int:
+    """What the species tokens of ``forest`` would add to ``tokens``."""
+    gained = tokens + tuple(s for _, _, s in forest.species)
+    return token_value(gained) - token_value(tokens)
+
+
 def estimate(state: TaigaState, player: int) -> float:
     """What ``player`` may end with: money and tokens, plus a share of what
-    their surveyors, lumberjacks, camps and trucks promise."""
+    their surveyors, lumberjacks, camps and trucks promise.  Logging is
+    planned for: a forest a camp of the player's reaches by road promises
+    more to a surveyor (it may become a lumberjack and be logged) and to a
+    lumberjack (a truck on the route logs it), and a truck on a camp's
+    roads is worth the logging it makes possible."""
     board = maps.analyse(state.placed)
-    value = float(state.money[player]) + token_value(state.tokens[player])
-    reaches = camp_reach(state, board, player)
-    reached = set().union(*(segments for segments, _ in reaches)) if reaches else set()
-    trucks = [p for p in state.pieces if p.role == "truck" and p.player == player]
-    ready = any((p.x, p.y, p.spot) in reached for p in trucks)
+    money = state.money[player]
+    value = float(money) + token_value(state.tokens[player])
+    reaches = reaches_of(state, board, player)
+    reached: set = set()
+    served: set = set()
     for segments, forests in reaches:
+        reached |= segments
+        served |= forests
         value += 2 + 3 * sum(1 for f in forests if board.forests[f].complete) + 0.7 * len(forests)
-    value += 4 * sum(1 for p in trucks if (p.x, p.y, p.spot) in reached)
+    trucks = sum(1 for p in state.pieces if p.role == "truck" and p.player == player
+                 and (p.x, p.y, p.spot) in reached)
+    prospects = 0.0  # the logging a truck on the camps' roads would make possible
     for piece in state.pieces:
         if piece.player != player:
             continue
         if piece.role == "surveyor":
             forest = board.forest_at((piece.x, piece.y, piece.spot))
             value += 0.7 * forest.size - 0.2 * forest.open
+            if forest.key in served:  # it may be logged once completed
+                value += 0.5 * forest.size
+                prospects += forest.size
         elif piece.role == "lumberjack":
             forest = board.forest_at((piece.x, piece.y, piece.spot))
-            value += (0.6 if ready else 0.4) * (2 * forest.size + forest.value)
+            worth = 2 * forest.size + forest.value + _species_worth(state.tokens[player], forest)
+            if forest.key in served:  # a truck on the route logs it at once
+                # (a truck bought for it stays, worth TRUCK_KEPT at least)
+                value += worth - (0 if trucks else TRUCK_COST - TRUCK_KEPT) if money >= TRUCK_COST or trucks \
+                    else 0.7 * worth
+                prospects += 2 * forest.size
+            else:
+                value += (0.5 if board.served_by.get(forest.key) else 0.3) * worth
+    if trucks:
+        value += min(TRUCK_COST + 3, TRUCK_KEPT + prospects)
     return value + 0.4 * state.meeples_left(player)
 
 
@@ -86,7 +134,7 @@ def greedy_turn(state: TaigaState, rng: random.Random):
     player = GAME.to_move(state)
     board = maps.analyse(state.placed)
     reached = set()
-    for segments, _ in camp_reach(state, board, player):
+    for segments, _ in reaches_of(state, board, player):
         reached |= segments
     best, best_value = [], None
     for turn in GAME.iter_turns(state):
@@ -226,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games in all (default 2000)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--progress", type=int, default=0, help="say every N games how far it is")
+    parser.add_argument("--seconds", type=float, default=0,
+                        help="stop after this long and report the games played so far (default: no bound)")
     args = parser.parse_args(argv)
     per = max(1, args.games // 20)  # per player count: 2 parts random, 2 one greedy, 1 all greedy
     work = [(n, None, i) for n in range(2, 6) for i in range(2 * per)]
@@ -243,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
             outcomes.append(outcome)
             if args.progress and len(outcomes) % args.progress == 0:
                 print(f"... {len(outcomes)} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            if args.seconds and time.perf_counter() - start > args.seconds and len(outcomes) < len(work):
+                raise KeyboardInterrupt  # the bound: report what was played (the kinds are mixed)
     except KeyboardInterrupt:
         print(f"stopped after {len(outcomes)} of {len(work)} games", flush=True)
         stopped = True

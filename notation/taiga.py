@@ -27,25 +27,27 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any, Mapping
 
+from engine.i18n import _
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
 from engine.taiga.scoring import final_scoring
 from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, TaigaState, TaigaTurn
-from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, canonical_turn, turned, turns_of
-from notation.base import Card, Diagram, GameKind, Notation, Tile, Zone, player_colour
+from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, Turned, canonical_turn, turned, turns_of
+from notation.base import Card, Diagram, GameKind, Notation, Tile, TileShape, Zone, player_colour
 from notation.quote import quote
 from notation.taiga_pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
 from notation.taiga_positions import EXAMPLE, read_position, write_position
 
 __all__ = ["NOTATION", "KIND", "TaigaNotation", "EXAMPLE", "read_position", "write_position"]
 
-_HELP = ("a Taiga turn lays a tile: its code, 'at x,y', 'turn 90' (0, 90, 180, 270 clockwise), then "
-         "optionally ', surveyor n' (or keeper, or 'truck x,y e'), then ', pay n' or ', lumberjack n' for a "
-         "forest it completes with your surveyor; such as 'S4 at 1,0 turn 90, surveyor e'; or 'discard S4' "
-         "when your drawn tile fits nowhere; or 'pay' / 'lumberjack'")
+_HELP = _("a Taiga turn lays a tile: its code, 'at x,y', 'turn 90' (0, 90, 180, 270 clockwise), then "
+          "optionally ', surveyor n' (or keeper, or 'truck x,y e'), then ', pay n' or ', lumberjack n' for a "
+          "forest it completes with your surveyor; such as 'S4 at 1,0 turn 90, surveyor e'; or 'discard S4' "
+          "when your drawn tile fits nowhere; or 'pay' / 'lumberjack'")
 _LOOKALIKES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u00b0": " ", "\uff0c": ",",
                              ";": ",", "(": " ", ")": " ", "[": " ", "]": " "})
 _SIDE = r"(north|east|south|west|n|e|s|w)"
@@ -67,7 +69,7 @@ _DEGREES = {0: 0, 90: 1, 180: 2, 270: 3, 360: 0}
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {_HELP}")
+    return MalformedTurnError(_("cannot read {text}: {why}; {help}", text=quote(text), why=why, help=_HELP))
 
 
 def _side(word: str | None) -> str | None:
@@ -87,19 +89,20 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
     # -- turns -----------------------------------------------------------
     def parse_turn(self, state: TaigaState, text: str) -> TaigaTurn:
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+            raise MalformedTurnError(_("a turn is text, not {name}", name=type(text).__name__))
         if self.game.is_over(state):
-            raise GameOverError(f"the game is over ({self.game.result(state).reason}); no turn can be played")
+            raise GameOverError(_("the game is over ({reason}); no turn can be played",
+                                  reason=self.game.result(state).reason))
         cleaned = _clean(text)
         if not cleaned:
-            raise MalformedTurnError(f"the turn is empty; {_HELP}")
+            raise MalformedTurnError(_("the turn is empty; {help}", help=_HELP))
         try:
             turn = self._read(state, cleaned, text)
             self.game.apply(state, turn)
         except TurnError as error:
             if isinstance(error, MalformedTurnError):
                 raise
-            raise type(error)(f"{quote(text.strip())}: {error}") from None
+            raise type(error)(_("{text}: {error}", text=quote(text.strip()), error=error)) from None
         return turn
 
     def _read(self, state: TaigaState, cleaned: str, text: str) -> TaigaTurn:
@@ -110,14 +113,15 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
         if discard:
             code = discard[1].upper() if discard[1] else state.drawn
             if code is None or code == HIDDEN:
-                raise IllegalTurnError("you drew no tile to discard")
+                raise IllegalTurnError(_("you drew no tile to discard"))
             return Discard(code)
         match = _PLACE.match(cleaned)
         if not match:
-            raise _malformed(text, "it does not start with a tile's code and where it goes, such as 'S4 at 1,0'")
+            raise _malformed(text, _("it does not start with a tile's code and where it goes, such as 'S4 at 1,0'"))
         code, x, y, rest = match[1].upper(), int(match[2]), int(match[3]), match[4]
         if code not in KINDS:
-            raise _malformed(text, f"there is no tile {code}; the codes are {', '.join(KINDS)}")
+            raise _malformed(text, _("there is no tile {code}; the codes are {codes}", code=code,
+                                     codes=", ".join(KINDS)))
         turn_deg: int | None = None
         meeple: str | None = None
         truck: tuple[int, int, str | None] | None = None
@@ -125,16 +129,16 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
         at = 0
         for item in _ITEM.finditer(rest):
             if not _GLUE.match(rest[at:item.start()]):
-                raise _malformed(text, f"{quote(rest[at:item.start()].strip(' ,'))} is not part of a turn")
+                raise _malformed(text, _("{words} is not part of a turn", words=quote(rest[at:item.start()].strip(" ,"))))
             at = item.end()
             if item["turn"]:
                 degrees = int(item["deg"])
                 if degrees not in _DEGREES or turn_deg is not None:
-                    raise _malformed(text, "a tile turns 0, 90, 180 or 270 degrees clockwise, once")
+                    raise _malformed(text, _("a tile turns 0, 90, 180 or 270 degrees clockwise, once"))
                 turn_deg = _DEGREES[degrees]
             elif item["truck"] or item["surveyor"] or item["keeper"]:
                 if meeple is not None or truck is not None:
-                    raise IllegalTurnError("with a tile, put one meeple on it or place one truck, not more")
+                    raise IllegalTurnError(_("with a tile, put one meeple on it or place one truck, not more"))
                 if item["truck"]:
                     words = item["truck"].split()
                     numbers = re.findall(r"[+-]?[0-9]{1,4}", item["truck"])
@@ -150,7 +154,7 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
                 what = "pay" if words[0].startswith("pay") else "lumberjack"
                 choices.append((_side(words[-1]) if len(words) > 1 else None, what))
         if not _GLUE.match(rest[at:]):
-            raise _malformed(text, f"{quote(rest[at:].strip(' ,'))} is not part of a turn")
+            raise _malformed(text, _("{words} is not part of a turn", words=quote(rest[at:].strip(" ,"))))
         turn = self._turn_for(state, code, x, y, turn_deg)
         tile = turned(code, turn)
         target = maps.analyse(state.placed).tiles.get((truck[0], truck[1])) if truck else None
@@ -166,14 +170,16 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             spots = tile.forest_spots
             if len(spots) != 1:
                 raise (AmbiguousTurnError if spots else IllegalTurnError)(
-                    f"say which forest the surveyor goes on: {', '.join(spots)}" if spots
-                    else f"{code} has no forest for a surveyor")
+                    _("say which forest the surveyor goes on: {spots}", spots=", ".join(spots)) if spots
+                    else _("{code} has no forest for a surveyor", code=code))
             meeple = spots[0]
         if truck is not None and truck[2] is None:
             roads = target.road_spots if target else ()
             if len(roads) != 1:
-                raise IllegalTurnError(f"say which road of the tile at {truck[0]},{truck[1]} the truck goes on"
-                                       + (f": {', '.join(roads)}" if roads else "; it has none"))
+                at = f"{truck[0]},{truck[1]}"
+                raise IllegalTurnError(
+                    _("say which road of the tile at {at} the truck goes on: {roads}", at=at, roads=", ".join(roads))
+                    if roads else _("say which road of the tile at {at} the truck goes on; it has none", at=at))
             truck = (truck[0], truck[1], roads[0])
         place = Place(code, x, y, turn, meeple, truck, ())  # type: ignore[arg-type]
         return replace_choices(self.game, state, place, choices)
@@ -189,8 +195,9 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             return 0
         if len(fitting) == 1:
             return fitting[0]
-        raise AmbiguousTurnError(f"{code} fits at {x},{y} turned " + " or ".join(str(90 * t) for t in fitting)
-                                 + "; say which, such as 'turn " + str(90 * fitting[0]) + "'")
+        raise AmbiguousTurnError(_("{code} fits at {at} turned {turns}; say which, such as 'turn {first}'", code=code,
+                                   at=f"{x},{y}", turns=_(" or ").join(str(90 * t) for t in fitting),
+                                   first=90 * fitting[0]))
 
     def format_turn(self, state: TaigaState, turn: TaigaTurn) -> str:
         if isinstance(turn, Choose):
@@ -232,62 +239,78 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             if all(name in board.forest_of for name in state.logged) else set()
         tiles = []
         for (x, y), tile in sorted(board.tiles.items(), key=lambda item: (-item[0][1], item[0][0])):
-            pieces = sorted(on_tile.get((x, y), ()))
-            logged = [s for s in tile.forest_spots if (x, y, s) in logged_keys]
+            pieces = tuple(sorted(on_tile.get((x, y), ())))
+            logged = tuple(s for s in tile.forest_spots if (x, y, s) in logged_keys)
             token = bool(tile.feature) and not logged
             tiles.append(Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None,
-                              tile_shapes(tile, pieces, logged, token),
-                              tile_glyph(tile, pieces, logged, token)))
+                              *_pictures(tile, pieces, logged, token)))
         for x, y in maps.frontier(board.tiles):
             tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH))
-        zones = [Zone("Map (x east, y north; the start tile at 0,0)", "tiles", tuple(tiles))]
+        # the words are read now, in the language of the moment (the pictures are cached by language)
+        zones = [Zone(str(_("Map (x east, y north; the start tile at 0,0)")), "tiles", tuple(tiles))]
         if state.drawn == HIDDEN:
-            zones.append(Zone(f"Player {state.mover + 1}'s drawn tile", "hand", (Card(face_up=False),)))
+            zones.append(Zone(str(_("Player {player}'s drawn tile", player=state.mover + 1)), "hand",
+                              (Card(face_up=False),)))
         elif state.drawn is not None:
-            zones.append(Zone(f"Player {state.mover + 1}'s drawn tile: {state.drawn}", "tiles",
-                              (_loose(state.drawn, 0),)))
+            zones.append(Zone(str(_("Player {player}'s drawn tile: {code}", player=state.mover + 1,
+                                    code=state.drawn)), "tiles", (_loose(state.drawn, 0),)))
         if state.discards:
-            zones.append(Zone("Discards (face up): " + ", ".join(state.discards), "tiles",
+            zones.append(Zone(str(_("Discards (face up): {codes}", codes=", ".join(state.discards))), "tiles",
                               tuple(_loose(code, i) for i, code in enumerate(state.discards)),
                               beside=state.drawn is not None))
-        zones.append(Zone("Draw pile", "pile", (), count=len(state.pile), beside=True))
-        return Diagram(0, 0, {}, self._caption(state), LEGEND, players=state.players, zones=tuple(zones))
+        zones.append(Zone(str(_("Draw pile")), "pile", (), count=len(state.pile), beside=True))
+        return Diagram(0, 0, {}, self._caption(state), tuple(str(line) for line in LEGEND), players=state.players,
+                       zones=tuple(zones))
 
     def _caption(self, state: TaigaState) -> tuple[str, ...]:
         lines = []
         over = self.game.is_over(state)
         final = final_scoring(state) if over else None
         for player in range(state.players):
-            tokens = ", ".join(state.tokens[player]) or "no tokens"
-            line = (f"Player {player + 1} ({player_colour(player).name}): ${state.money[player]}, "
-                    f"{state.meeples_left(player)} of {MEEPLES} meeples, {state.trucks_left(player)} trucks, "
-                    f"{tokens}")
+            tokens = ", ".join(str(_(t)) for t in state.tokens[player]) or _("no tokens")
+            line = str(_("Player {player} ({colour}): ${money}, {left} of {meeples} meeples, {trucks} trucks, "
+                         "{tokens}", player=player + 1, colour=player_colour(player).name,
+                         money=state.money[player], left=state.meeples_left(player), meeples=MEEPLES,
+                         trucks=state.trucks_left(player), tokens=tokens))
             if final:
                 parts = final[player]
-                line += (f"; final ${sum(parts.values())} (+{parts['forests served']} forests served, "
-                         f"+{parts['species']} species, +{parts['lumberjack forests']} lumberjack forests)")
+                line += str(_("; final ${total} (+{served} forests served, +{species} species, +{jacks} lumberjack "
+                              "forests)", total=sum(parts.values()), served=parts["forests served"],
+                              species=parts["species"], jacks=parts["lumberjack forests"]))
             lines.append(line)
         if over:
             result = self.game.result(state)
-            lines.append("Game over: " + " and ".join(f"player {w + 1}" for w in result.winners)
-                         + (" win" if len(result.winners) > 1 else " wins") + " (most money)")
+            if len(result.winners) > 1:
+                lines.append(str(_("Game over: players {players} win (most money)",
+                                   players=_(" and ").join(str(w + 1) for w in result.winners))))
+            else:
+                lines.append(str(_("Game over: player {player} wins (most money)", player=result.winners[0] + 1)))
         elif state.pending:
             p = state.pending[0]
-            lines.append(f"Player {p.player + 1} to choose for the completed forest at {p.x},{p.y} "
-                         f"({p.spot}): pay or lumberjack")
+            lines.append(str(_("Player {player} to choose for the completed forest at {at} ({spot}): pay or "
+                               "lumberjack", player=p.player + 1, at=f"{p.x},{p.y}", spot=p.spot)))
         else:
-            lines.append(f"Player {state.mover + 1} to move; {len(state.pile)} tiles left to draw")
+            lines.append(str(_("Player {player} to move; {count} tiles left to draw", player=state.mover + 1,
+                               count=len(state.pile))))
         return tuple(lines)
 
     def player_label(self, player: int) -> str:
         return str(player + 1)
 
 
-LEGEND = ("Tiles: dark green softwood, light green hardwood, brown roads, a hut a logging camp, a disc a species "
-          "symbol; pieces S surveyor, L lumberjack, K camp keeper, T truck, in the player's colour.",
-          "Text map: each tile is three rows: a meeple (s surveyor, l lumberjack, k keeper) and its player, and "
-          "the north edge; west edge, code, mark (* camp, m b a o species token, x logged), east edge; a truck "
-          "(t and its player) and the south edge.  Edges: S softwood, H hardwood, . grass, | = road.")
+LEGEND = (_("Tiles: dark green softwood, light green hardwood, brown roads, a hut a logging camp, a disc a species "
+            "symbol; pieces S surveyor, L lumberjack, K camp keeper, T truck, in the player's colour."),
+          _("Text map: each tile is three rows: a meeple (s surveyor, l lumberjack, k keeper) and its player, and "
+            "the north edge; west edge, code, mark (* camp, m b a o species token, x logged), east edge; a truck "
+            "(t and its player) and the south edge.  Edges: S softwood, H hardwood, . grass, | = road."))
+
+
+@lru_cache(maxsize=4096)
+def _pictures(tile: Turned, pieces: tuple[tuple[str, str, int], ...], logged: tuple[str, ...],
+              token: bool) -> tuple[tuple[TileShape, ...], tuple[str, ...]]:
+    """A tile's shapes and glyph on the map, kept: a map shows the same few
+    tiles (with the same pieces) again at every turn."""
+    return tile_shapes(tile, pieces, logged, token), tile_glyph(tile, pieces, logged, token)
 
 
 def _loose(code: str, index: int) -> Tile:
@@ -310,8 +333,9 @@ def replace_choices(game: TaigaGame, state: TaigaState, place: Place,
     for spot, what in choices:
         if spot is None:
             if len(needed) != 1:
-                raise AmbiguousTurnError(f"say which completed forest you {what}: "
-                                         + (", ".join(f"'{what} {s}'" for s in needed) or "none needs a choice"))
+                raise AmbiguousTurnError(_("say which completed forest you {what}: {choices}", what=what,
+                                           choices=", ".join(f"'{what} {s}'" for s in needed)
+                                           or _("none needs a choice")))
             spot = needed[0]
         filled.append((spot, what))
     return Place(place.code, place.x, place.y, place.turn, place.meeple, place.truck, tuple(sorted(filled)))

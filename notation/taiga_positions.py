@@ -10,8 +10,10 @@ counts add up, and so on; anything else is a ``PositionError`` naming it.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.errors import PositionError
+from engine.i18n import _
 from engine.taiga import board as maps
 from engine.taiga.state import HIDDEN, MEEPLES, ROLES, Pending, Piece, Placed, TaigaState
 from engine.taiga.tiles import CAMP_SPOT, KINDS, SPECIES, START, STEP, canonical_turn, total_tiles, turned
@@ -39,42 +41,44 @@ def _write_pile(pile: tuple[str, ...]) -> str:
     return "/".join(f"{code}*{n}" for code, n in counts.items())
 
 
-def _bad(why: str) -> PositionError:
-    return PositionError(f"{why}; a Taiga position is '<map> <pieces> <logged> <money> <tokens> <discards> "
-                         f"<pile> <drawn> <to move> <pending>', such as {EXAMPLE!r}")
+def _bad(why: Any) -> PositionError:
+    return PositionError(_("{why}; a Taiga position is '<map> <pieces> <logged> <money> <tokens> <discards> "
+                           "<pile> <drawn> <to move> <pending>', such as {example}", why=why, example=repr(EXAMPLE)))
 
 
 def read_position(text: str) -> TaigaState:
     """A position string as ``TaigaState``; ``PositionError`` naming what is wrong."""
     if not isinstance(text, str):
-        raise _bad("a position is text")
+        raise _bad(_("a position is text"))
     fields = text.split()
     if len(fields) != 10:
-        raise _bad(f"{quote(text)} has {len(fields)} fields, not 10")
+        raise _bad(_("{text} has {count} fields, not 10", text=quote(text), count=len(fields)))
     tiles_t, pieces_t, logged_t, money_t, tokens_t, discards_t, pile_t, drawn_t, mover_t, pending_t = fields
     # money first: it says how many players
     money_items = money_t.split("/")
     if not 2 <= len(money_items) <= 5 or not all(_MONEY.match(m) for m in money_items):
-        raise _bad(f"the money is 2 to 5 whole dollar amounts separated by '/', such as 10/12; not {quote(money_t)}")
+        raise _bad(_("the money is 2 to 5 whole dollar amounts separated by '/', such as 10/12; not {text}",
+                     text=quote(money_t)))
     money = tuple(int(m) for m in money_items)
     players = len(money)
     # the map, each tile fitting the ones laid before it
     placed: list[Placed] = []
-    seen: set[tuple[int, int]] = set()
+    seen: dict[tuple[int, int], Any] = {}  # the tiles laid so far, turned
     for index, item in enumerate(tiles_t.split("/")):
         m = _TILE.match(item)
         if not m or m[1] not in KINDS:
-            raise _bad(f"a tile on the map is its code, '@x,y' and 'r1' to 'r3' when turned, such as S4@1,0r1; "
-                       f"not {quote(item)}")
+            raise _bad(_("a tile on the map is its code, '@x,y' and 'r1' to 'r3' when turned, such as S4@1,0r1; "
+                         "not {text}", text=quote(item)))
         x, y, code = int(m[2]), int(m[3]), m[1]
         turn = canonical_turn(code, int(m[4] or 0))
         if index == 0 and (code, x, y, turn) != (START, 0, 0, 0):
-            raise _bad("the map starts with the start tile at 0,0 (ST@0,0)")
+            raise _bad(_("the map starts with the start tile at 0,0 (ST@0,0)"))
         if index and ((x, y) in seen or not any((x + dx, y + dy) in seen for dx, dy in STEP)):
-            raise _bad(f"{quote(item)} is laid on another tile or away from the map")
-        if index and maps.mismatch(maps.analyse(tuple(placed)).tiles, x, y, turned(code, turn)) is not None:
-            raise _bad(f"{quote(item)} does not fit the tiles next to it")
-        seen.add((x, y))
+            raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
+        tile = turned(code, turn)
+        if index and maps.mismatch(seen, x, y, tile) is not None:
+            raise _bad(_("{text} does not fit the tiles next to it", text=quote(item)))
+        seen[(x, y)] = tile
         placed.append(Placed(x, y, code, turn))
     board = maps.analyse(tuple(placed))
     # pieces
@@ -83,8 +87,8 @@ def read_position(text: str) -> TaigaState:
         for item in pieces_t.split("/"):
             m = _PIECE.match(item)
             if not m:
-                raise _bad(f"a piece is its player, s/l/k/t (surveyor, lumberjack, keeper, truck), '@x,y' and "
-                           f"its spot, such as 1s@1,0n; not {quote(item)}")
+                raise _bad(_("a piece is its player, s/l/k/t (surveyor, lumberjack, keeper, truck), '@x,y' and "
+                             "its spot, such as 1s@1,0n; not {text}", text=quote(item)))
             player, role, x, y, spot = int(m[1]) - 1, _ROLE[m[2]], int(m[3]), int(m[4]), m[5]
             tile = board.tiles.get((x, y))
             ok = tile is not None and player < players and (
@@ -92,18 +96,19 @@ def read_position(text: str) -> TaigaState:
                 or (role == "keeper" and spot == CAMP_SPOT and tile.feature == "camp")
                 or (role == "truck" and spot in tile.road_spots))
             if not ok:
-                raise _bad(f"{quote(item)} does not stand on a fitting spot of a tile on the map")
+                raise _bad(_("{text} does not stand on a fitting spot of a tile on the map", text=quote(item)))
             pieces.append(Piece(x, y, spot, role, player))
     spots = [(p.x, p.y, p.spot, p.role == "truck") for p in pieces]
     if len(set(spots)) != len(spots):
-        raise _bad("two pieces stand on one spot")
+        raise _bad(_("two pieces stand on one spot"))
     for p in pieces:
         if p.role == "lumberjack" and not board.forest_at((p.x, p.y, p.spot)).complete:
-            raise _bad("a lumberjack stands only in a completed forest")
+            raise _bad(_("a lumberjack stands only in a completed forest"))
     for player in range(players):
         if sum(1 for p in pieces if p.player == player and p.role != "truck") > MEEPLES \
                 or sum(1 for p in pieces if p.player == player and p.role == "truck") > 2:
-            raise _bad(f"player {player + 1} has more than {MEEPLES} meeples or 2 trucks on the map")
+            raise _bad(_("player {player} has more than {meeples} meeples or 2 trucks on the map",
+                         player=player + 1, meeples=MEEPLES))
     # logged forests
     logged: list[tuple[int, int, str]] = []
     if logged_t != "-":
@@ -112,52 +117,56 @@ def read_position(text: str) -> TaigaState:
             key = (int(m[1]), int(m[2]), m[3]) if m else None
             if key is None or key not in board.forest_of or board.forest_of[key] != key \
                     or not board.forests[key].complete:
-                raise _bad(f"a logged forest is named by its first area, such as 0,1n, and is complete; "
-                           f"not {quote(item)}")
+                raise _bad(_("a logged forest is named by its first area, such as 0,1n, and is complete; "
+                             "not {text}", text=quote(item)))
             logged.append(key)
     if len(set(logged)) != len(logged):
-        raise _bad("a forest is logged once")
+        raise _bad(_("a forest is logged once"))
     # tokens
     token_items = tokens_t.split("/")
     if len(token_items) != players:
-        raise _bad(f"the tokens are listed for each of the {players} players, separated by '/'")
+        raise _bad(_("the tokens are listed for each of the {players} players, separated by '/'", players=players))
     tokens = []
     for item in token_items:
         names = () if item == "-" else tuple(item.split("+"))
         if any(n not in SPECIES for n in names):
-            raise _bad(f"a species token is one of {', '.join(SPECIES)}; not in {quote(item)}")
+            raise _bad(_("a species token is one of {species}; not in {text}", species=", ".join(SPECIES),
+                         text=quote(item)))
         tokens.append(tuple(sorted(names)))
     for species in SPECIES:
         if sum(t.count(species) for t in tokens) > 2:
-            raise _bad(f"there are two {species} tokens")
+            raise _bad(_("there are two {species} tokens", species=species))
     # discards, pile, drawn
     discards = () if discards_t == "-" else tuple(discards_t.split("/"))
     if any(d not in KINDS for d in discards):
-        raise _bad(f"the discards are tile codes separated by '/'; not {quote(discards_t)}")
+        raise _bad(_("the discards are tile codes separated by '/'; not {text}", text=quote(discards_t)))
     pile: list[str] = []
     if pile_t != "-":
         groups = {}
         for item in pile_t.split("/"):
             m = _PILE_ITEM.match(item)
             if not m or (m[1] != HIDDEN and m[1] not in KINDS) or int(m[2]) < 1 or m[1] in groups:
-                raise _bad(f"the pile is code*count items separated by '/' (or ?*count when hidden); "
-                           f"not {quote(item)}")
+                raise _bad(_("the pile is code*count items separated by '/' (or ?*count when hidden); not {text}",
+                             text=quote(item)))
             groups[m[1]] = int(m[2])
         if HIDDEN in groups and len(groups) > 1:
-            raise _bad("a hidden pile is written ?*count alone")
+            raise _bad(_("a hidden pile is written ?*count alone"))
         pile = [HIDDEN] * groups[HIDDEN] if HIDDEN in groups else [c for c in KINDS if c in groups
                                                                      for _ in range(groups[c])]
     drawn = None if drawn_t == "-" else drawn_t
     if drawn is not None and drawn != HIDDEN and drawn not in KINDS:
-        raise _bad(f"the drawn tile is a code, '?' or '-'; not {quote(drawn_t)}")
+        raise _bad(_("the drawn tile is a code, '?' or '-'; not {text}", text=quote(drawn_t)))
     counted = [p.code for p in placed] + list(discards) + pile + ([drawn] if drawn else [])
     if len(counted) != total_tiles():
-        raise _bad(f"the map, discards, pile and drawn tile hold {len(counted)} tiles; the set has {total_tiles()}")
+        raise _bad(_("the map, discards, pile and drawn tile hold {count} tiles; the set has {total}",
+                     count=len(counted), total=total_tiles()))
     for code, kind in KINDS.items():
         if counted.count(code) > kind.count or (HIDDEN not in counted and counted.count(code) != kind.count):
-            raise _bad(f"the set has {kind.count} tile(s) {code}; the position holds {counted.count(code)}")
+            raise _bad(_("the set has {count} tile(s) {code}; the position holds {held}", count=kind.count, code=code,
+                         held=counted.count(code)))
     if not _MOVER.match(mover_t) or int(mover_t) > players:
-        raise _bad(f"the player to move is a number from 1 to {players}; not {quote(mover_t)}")
+        raise _bad(_("the player to move is a number from 1 to {players}; not {text}", players=players,
+                     text=quote(mover_t)))
     mover = int(mover_t) - 1
     pending = []
     if pending_t != "-":
@@ -166,8 +175,8 @@ def read_position(text: str) -> TaigaState:
             key = (int(m[2]), int(m[3]), m[4]) if m else None
             if key is None or int(m[1]) > players or key not in board.forest_of \
                     or not board.forests[board.forest_of[key]].complete:
-                raise _bad(f"a pending choice is a player, '@' and an area of a completed forest, such as "
-                           f"2@1,0n; not {quote(item)}")
+                raise _bad(_("a pending choice is a player, '@' and an area of a completed forest, such as "
+                             "2@1,0n; not {text}", text=quote(item)))
             pending.append(Pending(int(m[1]) - 1, *key))
     return TaigaState(tuple(placed), tuple(sorted(pieces)), tuple(sorted(logged)), money, tuple(tokens), discards,
                       tuple(pile), drawn, mover, tuple(pending))

@@ -115,6 +115,23 @@ def groups(ops: Iterable[zones.Op]) -> Iterator[list[zones.Op]]:
             yield [op]
 
 
+def marked_groups(ops: Iterable[zones.Op]) -> Iterator[tuple[zones.Op | None, list[zones.Op]]]:
+    """``groups``, each with its "group" marker (None for a loose operation)."""
+    marker: zones.Op | None = None
+    current: list[zones.Op] | None = None
+    for op in ops:
+        if op[0] == "group":
+            marker, current = op, []
+        elif op[0] == "end":
+            if current:
+                yield marker, current
+            marker, current = None, None
+        elif current is not None:
+            current.append(op)
+        else:
+            yield None, [op]
+
+
 @dataclass(frozen=True)
 class Sprite:
     """A group drawn on its background: ``image`` (None when the group
@@ -130,6 +147,29 @@ class Sprite:
 
 def _freeze(op: zones.Op) -> tuple:
     return (op[0], tuple(op[1]), *op[2:]) if op[0] == "polygon" else tuple(op)
+
+
+def _local(ops: list[zones.Op], dx: float, dy: float, ox: int, oy: int) -> tuple:
+    """The operations moved by (dx, dy), then by (-ox, -oy) to their sprite's
+    origin, frozen (hashable): in one pass, the same values as
+    ``zones.moved`` twice."""
+    local = []
+    for op in ops:
+        kind = op[0]
+        if kind == "rect":
+            x0, y0, x1, y1 = op[1]
+            local.append(("rect", (x0 + dx - ox, y0 + dy - oy, x1 + dx - ox, y1 + dy - oy), *op[2:]))
+        elif kind == "polygon":
+            local.append(("polygon", tuple((x + dx - ox, y + dy - oy) for x, y in op[1]), *op[2:]))
+        elif kind == "circle":
+            cx, cy, r = op[1]
+            local.append(("circle", (cx + dx - ox, cy + dy - oy, r), *op[2:]))
+        elif kind == "text":
+            x, y, *rest = op[1]
+            local.append(("text", (x + dx - ox, y + dy - oy, *rest), op[2]))
+        else:
+            local.append(_freeze(op))
+    return tuple(local)
 
 
 def _anchor(op: zones.Op) -> tuple[float, float]:
@@ -196,30 +236,43 @@ class Painter:
 
         self.image = image
         self.font = font
-        self.draw = ImageDraw.Draw(image)
+        self.draw = ImageDraw.Draw(image)  # loads the picture and makes it writable
+        self.core = image.im  # pasted on directly: ``Image.paste``'s checks cost more than the copy
+        self.width, self.height = image.size
 
-    def paint(self, ops: list[zones.Op], background: tuple[int, int, int]) -> None:
-        """Draw ``ops`` (one group) where they stand, on a picture that
-        should show ``background`` (RGB) under them."""
-        x, y = _anchor(ops[0])
+    def paint(self, ops: list[zones.Op], background: tuple[int, int, int], dx: float = 0, dy: float = 0,
+              marker: zones.Op | None = None) -> None:
+        """Draw ``ops`` (one group) moved by (dx, dy), on a picture that
+        should show ``background`` (RGB) under them.  A ``marker`` with a
+        recipe (``("group", title, token, x, y)``: the operations made once at
+        (0, 0), now with their corner at (x, y)) keys the sprite by the token
+        and the corner's place between even pixels, not by every operation."""
+        if marker is not None and len(marker) == 5:
+            x, y = marker[3], marker[4]
+        else:
+            x, y = _anchor(ops[0])
+            marker = None
         # moved by even numbers only: Pillow rounds some halves to even
         # (rounded corners), so an odd move may change a pixel
-        ox, oy = 2 * math.floor(x / 2), 2 * math.floor(y / 2)
-        local = tuple(_freeze(op) for op in zones.moved(ops, -ox, -oy))
-        sprite = sprites.get((background, local), lambda: _make(local, background, self.font))
+        ox, oy = 2 * math.floor((x + dx) / 2), 2 * math.floor((y + dy) / 2)
+        if marker is not None:
+            key: tuple = (background, marker[2], x + dx - ox, y + dy - oy)
+        else:
+            key = (background, _local(ops, dx, dy, ox, oy))
+        sprite = sprites.get(key, lambda: _make(_local(ops, dx, dy, ox, oy), background, self.font))
         if sprite is not None and sprite.image is None:
             return
         if sprite is not None:
             left, top = ox + sprite.dx, oy + sprite.dy
             width, height = sprite.image.size
             box = (left, top, left + width, top + height)
-            inside = left >= 0 and top >= 0 and box[2] <= self.image.width and box[3] <= self.image.height
+            inside = left >= 0 and top >= 0 and box[2] <= self.width and box[3] <= self.height
             if inside and sprite.opaque:
-                self.image.paste(sprite.image, box[:2])
+                self.core.paste(sprite.image.im, box)
                 return
             if inside:
                 found = self.image.crop(box).getcolors(1)  # None: more than one colour
                 if found is not None and found[0][1] == background:
-                    self.image.paste(sprite.image, box[:2])
+                    self.core.paste(sprite.image.im, box)
                     return
-        zones.png(self.draw, ops, 0, 0, self.font)
+        zones.png(self.draw, ops, dx, dy, self.font)

@@ -11,7 +11,9 @@ blank); dice show pips; tiles sit on their map; a grid zone is a small board.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 from xml.sax.saxutils import escape
 
@@ -19,7 +21,9 @@ from notation.base import Card, Diagram, Piece, Zone
 
 #: one drawing operation: ("rect", (x0, y0, x1, y1), fill, outline, radius),
 #: ("polygon", points, fill, outline), ("circle", (cx, cy, r), fill, outline),
-#: ("text", (x, y, text, size, anchor, bold), fill), ("group", title), ("end",)
+#: ("text", (x, y, text, size, anchor, bold), fill), ("group", title), ("end",); a group drawn
+#: from operations made once at (0, 0) says so: ("group", title, token, x, y), its corner at
+#: (x, y) (moved with the rest), ``token`` naming those operations (``_tile_body``)
 Op = tuple
 INK = "#222222"
 LINE = 18
@@ -69,28 +73,31 @@ def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
            piece_shapes: Callable[[Piece, float, float], list]) -> Block:
     """All the zones as one block: rows of blocks, ``beside`` zones sharing
     the row of the zone before them."""
-    rows: list[list[Block]] = []
-    for zone in zones:
-        block = _zone(zone, colour, piece_shapes)
-        if zone.beside and rows:
-            rows[-1].append(block)
-        else:
-            rows.append([block])
     total = Block(0, 0)
-    y = 0.0
-    for row in rows:
-        x = 0.0
-        for block in row:
-            total.ops.extend(_moved(block.ops, x, y))
-            x += block.width + 2 * GAP
+    x = y = 0.0
+    row_height: float | None = None  # None: no row begun
+    for zone in zones:
+        if not (zone.beside and row_height is not None):  # a new row
+            if row_height is not None:
+                total.width = max(total.width, x - 2 * GAP)
+                y += row_height + GAP
+            x, row_height = 0.0, 0.0
+        block, inner, placed = _zone(zone, colour, piece_shapes, (x, y + LINE + 4))
+        total.ops.extend(_moved(block.ops, x, y))  # the title, then the body under it
+        total.ops.extend(inner.ops if placed else _moved(inner.ops, x, y + LINE + 4))
+        x += block.width + 2 * GAP
+        row_height = max(row_height, block.height)
+    if row_height is not None:
         total.width = max(total.width, x - 2 * GAP)
-        y += max(b.height for b in row) + GAP
+        y += row_height + GAP
     total.height = y
     return total
 
 
 def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
-    """The operations moved by (dx, dy)."""
+    """The operations moved by (dx, dy) (the same list when both are 0)."""
+    if not dx and not dy:
+        return ops
     moved = []
     for op in ops:
         if op[0] == "rect":
@@ -104,6 +111,8 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
         elif op[0] == "text":
             x, y, *rest = op[1]
             moved.append(("text", (x + dx, y + dy, *rest), op[2]))
+        elif op[0] == "group" and len(op) == 5:  # a group with its recipe and corner: the corner moves
+            moved.append(("group", op[1], op[2], op[3] + dx, op[4] + dy))
         else:
             moved.append(op)
     return moved
@@ -112,13 +121,18 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
 moved = _moved
 
 
-def _zone(zone: Zone, colour, piece_shapes) -> Block:
-    body = {"stacks": _stacks, "pile": _pile, "hand": _hand, "dice": _dice, "tiles": _tiles, "grid": _grid}[zone.kind]
-    inner = body(zone, colour, piece_shapes)
+def _zone(zone: Zone, colour, piece_shapes, origin: tuple[float, float]) -> tuple[Block, Block, bool]:
+    """The zone's title (a block of the zone's whole size) and its body, to
+    go LINE + 4 under the title, at ``origin``; True when the body is
+    already there (a map, the largest zone, is made in place rather than
+    moved)."""
+    if zone.kind == "tiles":
+        inner, placed = _tiles(zone, colour, piece_shapes, origin), True
+    else:
+        body = {"stacks": _stacks, "pile": _pile, "hand": _hand, "dice": _dice, "grid": _grid}[zone.kind]
+        inner, placed = body(zone, colour, piece_shapes), False
     title = ("text", (0, LINE / 2, zone.title, 13, "start", True), INK)
-    block = Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title])
-    block.ops.extend(_moved(inner.ops, 0, LINE + 4))
-    return block
+    return Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title]), inner, placed
 
 
 def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
@@ -215,9 +229,11 @@ def tile_size(columns: int, rows: int) -> int:
     return TILE if span * TILE <= MAP_SPAN else max(MIN_TILE, MAP_SPAN // span)
 
 
-def _tiles(zone: Zone, colour, piece_shapes) -> Block:
+def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0)) -> Block:
+    """The map, its top-left corner at ``origin``."""
     if not zone.items:
         return Block(0, 0)
+    ox, oy = origin
     xs = [t.at[0] for t in zone.items]
     ys = [t.at[1] for t in zone.items]
     left, top = min(xs), max(ys)
@@ -225,21 +241,95 @@ def _tiles(zone: Zone, colour, piece_shapes) -> Block:
     text = TILE_TEXT if size == TILE else max(8, round(TILE_TEXT * size / TILE))
     block = Block((max(xs) - left + 1) * size, (top - min(ys) + 1) * size)
     for tile in zone.items:
-        x, y = (tile.at[0] - left) * size, (top - tile.at[1]) * size
+        x, y = ox + (tile.at[0] - left) * size, oy + (top - tile.at[1]) * size
         fill = tile.colour or TILE_GROUND
-        block.ops.append(("group", f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"))
+        title = f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"
+        if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
+            token, body = _tile_body(tile.label, fill, tile.walls, tile.shapes, size, text)
+            block.ops.append(("group", title, token, x, y))
+            block.ops.extend(_placed(token, body, x, y))
+            block.ops.append(("end",))
+            continue
+        block.ops.append(("group", title))
         block.ops.append(("rect", (x, y, x + size, y + size), fill, "#8d7b55", 0))
         for side in tile.walls:  # a region's border, drawn thick inside the tile's edge
             box = {"n": (x, y, x + size, y + WALL), "s": (x, y + size - WALL, x + size, y + size),
                    "w": (x, y, x + WALL, y + size), "e": (x + size - WALL, y, x + size, y + size)}.get(side)
             if box is not None:
                 block.ops.append(("rect", box, WALL_INK, None, 0))
-        block.ops.extend(_tile_shapes(tile.shapes, x, y, size, text))
+        if tile.shapes:
+            block.ops.extend(_shifted(_tile_shapes_at_corner(tile.shapes, size, text), x, y))
         if tile.piece is not None:
             block.ops.extend(piece_ops(piece_shapes(tile.piece, x, y)))
         block.ops.append(("text", (x + 3, y + 8 * size / TILE, tile.label, text, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
+
+
+#: numbers for the tiles' operations made at (0, 0), never given twice
+_TOKENS = itertools.count(1)
+
+
+@lru_cache(maxsize=4096)
+def _tile_body(label: str, fill: str, walls: str, shapes: tuple[Any, ...], size: int,
+               text: int) -> tuple[int, tuple[Op, ...]]:
+    """A tile without a piece as ``_tiles`` draws it with its corner at
+    (0, 0), and a number naming these operations (the group's "recipe": the
+    PNG painter keys the tile's sprite by it instead of by every operation)."""
+    ops: list[Op] = [("rect", (0, 0, size, size), fill, "#8d7b55", 0)]
+    for side in walls:  # a region's border, drawn thick inside the tile's edge
+        box = {"n": (0, 0, size, WALL), "s": (0, size - WALL, size, size),
+               "w": (0, 0, WALL, size), "e": (size - WALL, 0, size, size)}.get(side)
+        if box is not None:
+            ops.append(("rect", box, WALL_INK, None, 0))
+    if shapes:
+        ops.extend(_tile_shapes_at_corner(shapes, size, text))
+    ops.append(("text", (3, 8 * size / TILE, label, text, "start", False), ink_on(fill)))
+    return next(_TOKENS), tuple(ops)
+
+
+@lru_cache(maxsize=4096)
+def _tile_shapes_at_corner(shapes: tuple[Any, ...], size: int, text: int) -> tuple[Op, ...]:
+    """``_tile_shapes`` of a tile whose corner is at (0, 0), kept: a map
+    draws the same few tiles many times, and again at every turn."""
+    return tuple(_tile_shapes(shapes, 0, 0, size, text))
+
+
+#: tiles' operations moved to their place, by (token, x, y): a map's tiles
+#: mostly stay where they were from one turn to the next.  Emptied when full
+#: (the lists are never changed once made)
+_PLACED: dict[tuple[int, float, float], list[Op]] = {}
+PLACED = 8192
+
+
+def _placed(token: int, body: Sequence[Op], x: float, y: float) -> list[Op]:
+    """``_shifted(body, x, y)`` for the tile body named ``token``, kept."""
+    key = (token, x, y)
+    found = _PLACED.get(key)
+    if found is None:
+        if len(_PLACED) >= PLACED:
+            _PLACED.clear()
+        found = _PLACED[key] = _shifted(body, x, y)
+    return found
+
+
+def _shifted(ops: Sequence[Op], x: float, y: float) -> list[Op]:
+    """Operations made at (0, 0) by ``_tile_shapes`` moved to (x, y): the
+    same values it gives at (x, y) (x + (0 + a) is x + a)."""
+    moved = []
+    for op in ops:
+        if op[0] == "polygon":
+            moved.append(("polygon", [(x + px, y + py) for px, py in op[1]], op[2], op[3]))
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            moved.append(("circle", (x + cx, y + cy, r), op[2], op[3]))
+        elif op[0] == "rect":
+            x0, y0, x1, y1 = op[1]
+            moved.append(("rect", (x + x0, y + y0, x + x1, y + y1), *op[2:]))
+        else:
+            tx, ty, *rest = op[1]
+            moved.append(("text", (x + tx, y + ty, *rest), op[2]))
+    return moved
 
 
 def _tile_shapes(shapes: Sequence[Any], x: float, y: float, size: int = TILE, text: int = TILE_TEXT) -> list[Op]:

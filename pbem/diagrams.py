@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
+from engine.i18n import current_language
 from notation import registry
 from pbem import diagram_sprites as sprites
 from pbem import diagram_zones as zones
@@ -214,25 +215,27 @@ def _draw_board(diagram: Diagram, width: int, height: int) -> Any:
 
 
 def _groups(diagram: Diagram, width: int, block: zones.Block | None, zones_top: int,
-            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int]]]:
+            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int], tuple[int, int], Any]]:
     """Everything drawn over the empty board, in drawing order, as groups of
-    operations, each with the background it stands on."""
+    operations, each with the background it stands on, the move that puts
+    it in place (the zones' groups are laid out from (0, 0)) and its "group"
+    marker (None when it has none)."""
     found = []
     for (file, rank), piece in sorted(diagram.cells.items()):
         x, y = _origin(diagram, file, rank)
         square = _rgb(BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK)
-        found.append((zones.piece_ops(_shapes(piece, x, y)), square))
+        found.append((zones.piece_ops(_shapes(piece, x, y)), square, (0, 0), None))
     if block is not None:
-        found.extend((group, WHITE) for group in sprites.groups(zones.moved(block.ops, 8, zones_top)))
+        found.extend((group, WHITE, (8, zones_top), marker) for marker, group in sprites.marked_groups(block.ops))
     y = caption_top
     for line in diagram.caption:
-        found.append(([("text", (4, y + LINE / 2, line, 13, "start", False), INK)], WHITE))
+        found.append(([("text", (4, y + LINE / 2, line, 13, "start", False), INK)], WHITE, (0, 0), None))
         y += LINE
     for shape, data, fill in _legend_shapes(diagram, width, y) if diagram.players else ():
         if shape == "rect":
-            found.append(([("rect", data, fill, "#1b1b1b", 0)], WHITE))
+            found.append(([("rect", data, fill, "#1b1b1b", 0)], WHITE, (0, 0), None))
         else:
-            found.append(([("text", (data[0], data[1], data[2], 13, "start", False), fill)], WHITE))
+            found.append(([("text", (data[0], data[1], data[2], 13, "start", False), fill)], WHITE, (0, 0), None))
     return found
 
 
@@ -248,13 +251,13 @@ def png_image(diagram: Diagram, cached: bool = True) -> Any:
         image = sprites.board((diagram.files, diagram.ranks, width, height),
                               lambda: _draw_board(diagram, width, height))
         painter = sprites.Painter(image, font)
-        for ops, background in _groups(diagram, width, block, zones_top, caption_top):
-            painter.paint(ops, background)
+        for ops, background, (dx, dy), marker in _groups(diagram, width, block, zones_top, caption_top):
+            painter.paint(ops, background, dx, dy, marker)
     else:
         image = _draw_board(diagram, width, height)
         draw = ImageDraw.Draw(image)
-        for ops, _ in _groups(diagram, width, block, zones_top, caption_top):
-            zones.png(draw, ops, 0, 0, font)
+        for ops, _, (dx, dy), _ in _groups(diagram, width, block, zones_top, caption_top):
+            zones.png(draw, ops, dx, dy, font)
     return image
 
 
@@ -285,11 +288,15 @@ def render(game: str, options: Mapping[str, str], position: str, fmt: str) -> st
     unknown format."""
     if fmt not in FORMATS:
         raise KeyError(fmt)
-    return _render(game, tuple(sorted((str(k), str(v)) for k, v in options.items())), position, fmt)
+    return _render(game, tuple(sorted((str(k), str(v)) for k, v in options.items())), position, fmt,
+                   current_language())
 
 
 @lru_cache(maxsize=1024)
-def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str) -> str | bytes:
+def _render(game: str, options: tuple[tuple[str, str], ...], position: str, fmt: str,
+            language: str) -> str | bytes:
+    """``render_fresh``, kept per language too: a game's captions may be
+    in the language of the moment (Taiga's are)."""
     return render_fresh(game, dict(options), position, fmt)
 
 

@@ -41,7 +41,7 @@ def picture(code: str) -> bytes:
     size = diagram_zones.TILE
     image = Image.new("RGB", (size + 1, size + 1), "#ffffff")
     diagram_zones.png(ImageDraw.Draw(image), block.ops, 0, -(diagram_zones.LINE + 4), diagrams._sized_font)
-    return png_encode.encode_rgb(image)
+    return png_encode.encode_rgb(image, portable=True)  # the same bytes on every machine
 
 
 def _parts(parts) -> str:

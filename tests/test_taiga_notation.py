@@ -184,3 +184,22 @@ def test_a_huge_turn_is_refused_quickly_quoting_only_its_start():
         with pytest.raises(MalformedTurnError) as error:
             NOTATION.parse_turn(state, text)
         assert len(str(error.value)) < 1000
+
+
+def test_a_french_reader_gets_taiga_refusals_captions_and_pictures_in_french():
+    from engine.i18n import language
+
+    state = _midgame()
+    with language("fr"):
+        with pytest.raises(IllegalTurnError) as refused:
+            NOTATION.parse_turn(state, "S1 at 5,5")
+        assert "ne touche aucune tuile" in str(refused.value)
+        with pytest.raises(MalformedTurnError, match="ne fait pas partie d'un tour"):
+            NOTATION.parse_turn(state, "S1 at 0,1 sideways")
+        diagram = NOTATION.diagram(GAME.view(state, 0))
+        assert diagram.caption[0].startswith("Joueur 1 (red) : 10 $")
+        assert "Tuiles : vert foncé les résineux" in diagram.legend[0]
+        position = NOTATION.format_position(GAME.view(state, 0))
+        french = diagrams.render("taiga", {}, position, "svg")
+    english = diagrams.render("taiga", {}, position, "svg")  # the cached French picture is not shown to others
+    assert "Tuile piochée par le joueur 1 : S1" in french and "Player 1's drawn tile: S1" in english

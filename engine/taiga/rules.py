@@ -22,6 +22,7 @@ from typing import Any, Iterator, Mapping
 
 from engine.base import ChanceEvent, Game, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
+from engine.i18n import _
 from engine.taiga import board as maps
 from engine.taiga.board import Forest, Map
 from engine.taiga.scoring import final_scoring, log_forests
@@ -69,7 +70,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
     def apply_chance(self, state: TaigaState, outcome: tuple[str, ...]) -> TaigaState:
         event = self.chance(state)
         if event is None or not event.allows(outcome):
-            raise IllegalTurnError(f"no tile {' '.join(outcome)} can be drawn now")
+            raise IllegalTurnError(_("no tile {codes} can be drawn now", codes=" ".join(outcome)))
         pile = list(state.pile)
         pile.remove(outcome[0])
         return replace(state, pile=tuple(pile), drawn=outcome[0])
@@ -163,31 +164,32 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
     def apply(self, state: TaigaState, turn: TaigaTurn) -> TaigaState:
         mover = self.to_move(state)
         if mover is None:
-            raise GameOverError("the game is over; no turn can be played" if self.is_over(state)
-                                else "no turn can be played before the draw")
+            raise GameOverError(_("the game is over; no turn can be played") if self.is_over(state)
+                                else _("no turn can be played before the draw"))
         if isinstance(turn, Choose):
             return self._choose(state, turn)
         if state.pending:
             owner = state.pending[0]
-            raise IllegalTurnError(
-                f"player {owner.player + 1} first chooses, for their surveyor's completed forest at "
-                f"{where(owner.x, owner.y)}, 'pay' or 'lumberjack'")
+            raise IllegalTurnError(_(
+                "player {player} first chooses, for their surveyor's completed forest at {at}, 'pay' or "
+                "'lumberjack'", player=owner.player + 1, at=where(owner.x, owner.y)))
         if isinstance(turn, Discard):
             return self._discard(state, turn)
         if isinstance(turn, Place):
             return self._place(state, turn)
-        raise IllegalTurnError(f"{turn!r} is not a Taiga turn")
+        raise IllegalTurnError(_("{turn} is not a Taiga turn", turn=repr(turn)))
 
     def _discard(self, state: TaigaState, turn: Discard) -> TaigaState:
         if state.drawn is None:
-            raise IllegalTurnError("you drew no tile (the pile is empty): lay a discard that fits")
+            raise IllegalTurnError(_("you drew no tile (the pile is empty): lay a discard that fits"))
         if turn.code != state.drawn:
-            raise IllegalTurnError(f"you drew {state.drawn}, not {turn.code}; only the drawn tile may be discarded")
+            raise IllegalTurnError(_("you drew {drawn}, not {code}; only the drawn tile may be discarded",
+                                     drawn=state.drawn, code=turn.code))
         found = maps.placements(state.placed, turn.code)
         if found:
             x, y, t = found[0]
-            raise IllegalTurnError(f"{turn.code} fits (at {where(x, y)}, among {len(found)} places and turns); "
-                                   "a tile that fits must be laid")
+            raise IllegalTurnError(_("{code} fits (at {at}, among {count} places and turns); a tile that fits "
+                                     "must be laid", code=turn.code, at=where(x, y), count=len(found)))
         return self._next(replace(state, discards=state.discards + (turn.code,), drawn=None))
 
     def check_fit(self, state: TaigaState, code: str, x: int, y: int, turn: int) -> None:
@@ -195,24 +197,28 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         ``code`` turned ``turn`` fits at ``x, y``."""
         board = maps.analyse(state.placed)
         tile = turned(code, turn % 4)
-        laid = f"{code} at {where(x, y)}" + (f" turned {90 * (turn % 4)}" if turn % 4 else "")
+        laid = (_("{code} at {at} turned {degrees}", code=code, at=where(x, y), degrees=90 * (turn % 4)) if turn % 4
+                else _("{code} at {at}", code=code, at=where(x, y)))
         if (x, y) in board.tiles:
-            raise IllegalTurnError(f"{laid}: {where(x, y)} already holds a tile ({board.tiles[(x, y)].code})")
+            raise IllegalTurnError(_("{laid}: {at} already holds a tile ({other})", laid=laid, at=where(x, y),
+                                     other=board.tiles[(x, y)].code))
         if not any((x + dx, y + dy) in board.tiles for dx, dy in STEP):
-            raise IllegalTurnError(f"{laid}: {where(x, y)} touches no tile; a tile is laid next to the map")
+            raise IllegalTurnError(_("{laid}: {at} touches no tile; a tile is laid next to the map", laid=laid,
+                                     at=where(x, y)))
         wrong = maps.mismatch(board.tiles, x, y, tile)
         if wrong is not None:
             d, other = wrong
             nx, ny = x + STEP[d][0], y + STEP[d][1]
-            raise IllegalTurnError(
-                f"{laid} does not fit: its {DIRECTION_NAMES[d]} edge is {EDGE_KINDS[tile.edges[d]]} but "
-                f"{other.code} at {where(nx, ny)} has {EDGE_KINDS[other.edges[(d + 2) % 4]]} on its "
-                f"{DIRECTION_NAMES[(d + 2) % 4]} edge")
+            raise IllegalTurnError(_(
+                "{laid} does not fit: its {side} edge is {kind} but {other} at {at} has {other_kind} on its "
+                "{other_side} edge", laid=laid, side=_(DIRECTION_NAMES[d]), kind=_(EDGE_KINDS[tile.edges[d]]),
+                other=other.code, at=where(nx, ny), other_kind=_(EDGE_KINDS[other.edges[(d + 2) % 4]]),
+                other_side=_(DIRECTION_NAMES[(d + 2) % 4])))
 
     def _place(self, state: TaigaState, turn: Place) -> TaigaState:
         mover = state.mover
         if turn.code not in KINDS:
-            raise IllegalTurnError(f"there is no tile {turn.code}")
+            raise IllegalTurnError(_("there is no tile {code}", code=turn.code))
         if state.drawn is not None and turn.code == state.drawn:
             pile, discards = state.pile, state.discards
         elif turn.code in state.discards:
@@ -221,9 +227,10 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
             pile = state.pile if state.drawn is None else tuple(sorted(state.pile + (state.drawn,), key=_pile_order))
             discards = tuple(rest)
         else:
-            mine = f"your drawn tile is {state.drawn}" if state.drawn else "you drew no tile"
-            there = ", ".join(state.discards) or "none"
-            raise IllegalTurnError(f"you have no tile {turn.code}: {mine}; the discards are {there}")
+            mine = _("your drawn tile is {drawn}", drawn=state.drawn) if state.drawn else _("you drew no tile")
+            there = ", ".join(state.discards) or _("none")
+            raise IllegalTurnError(_("you have no tile {code}: {mine}; the discards are {there}", code=turn.code,
+                                     mine=mine, there=there))
         self.check_fit(state, turn.code, turn.x, turn.y, turn.turn)
         laid = Placed(turn.x, turn.y, turn.code, canonical_turn(turn.code, turn.turn))
         placed = state.placed + (laid,)
@@ -232,46 +239,53 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         pieces = list(state.pieces)
         money = list(state.money)
         if turn.meeple is not None and turn.truck is not None:
-            raise IllegalTurnError("with a tile, put a meeple on it or place a truck, not both")
+            raise IllegalTurnError(_("with a tile, put a meeple on it or place a truck, not both"))
         if turn.meeple is not None:
             if state.meeples_left(mover) <= 0:
-                raise IllegalTurnError("you have no meeple left (all 7 are on the map)")
+                raise IllegalTurnError(_("you have no meeple left (all 7 are on the map)"))
             if turn.meeple == CAMP_SPOT:
                 if tile.feature != "camp":
-                    raise IllegalTurnError(f"{turn.code} has no logging camp to keep")
+                    raise IllegalTurnError(_("{code} has no logging camp to keep", code=turn.code))
                 pieces.append(Piece(turn.x, turn.y, CAMP_SPOT, "keeper", mover))
             else:
                 if turn.meeple not in tile.forest_spots:
-                    spots = ", ".join(tile.forest_spots) or "none"
-                    raise IllegalTurnError(f"{turn.code} laid so has no forest at {turn.meeple}; "
-                                           f"its forests are at: {spots}")
+                    spots = ", ".join(tile.forest_spots) or _("none")
+                    raise IllegalTurnError(_("{code} laid so has no forest at {spot}; its forests are at: {spots}",
+                                             code=turn.code, spot=turn.meeple, spots=spots))
                 forest = board.forest_at((turn.x, turn.y, turn.meeple))
                 if _meeples_on(state.pieces, forest):
-                    raise IllegalTurnError(f"the {forest.kind} forest at {turn.meeple} already has a surveyor "
-                                           "or lumberjack; a forest has one surveyor")
+                    raise IllegalTurnError(_("the {kind} forest at {spot} already has a surveyor or lumberjack; a "
+                                             "forest has one surveyor", kind=_(forest.kind), spot=turn.meeple))
                 pieces.append(Piece(turn.x, turn.y, turn.meeple, "surveyor", mover))
         if turn.truck is not None:
             tx, ty, tspot = turn.truck
             if state.trucks_left(mover) <= 0:
-                raise IllegalTurnError("you have no truck left (both are on the map)")
+                raise IllegalTurnError(_("you have no truck left (both are on the map)"))
             if money[mover] < TRUCK_COST:
-                raise IllegalTurnError(f"a truck costs ${TRUCK_COST} and you have ${money[mover]}")
+                raise IllegalTurnError(_("a truck costs ${cost} and you have ${money}", cost=TRUCK_COST,
+                                         money=money[mover]))
             if (tx, ty, tspot) not in board.links:
                 other = board.tiles.get((tx, ty))
                 roads = ", ".join(other.road_spots) if other else ""
-                raise IllegalTurnError(f"there is no road at {tspot} of the tile at {where(tx, ty)}"
-                                       + (f"; its roads are at: {roads}" if roads else
-                                          "" if other else "; there is no tile there"))
+                if roads:
+                    raise IllegalTurnError(_("there is no road at {spot} of the tile at {at}; its roads are at: "
+                                             "{roads}", spot=tspot, at=where(tx, ty), roads=roads))
+                if other:
+                    raise IllegalTurnError(_("there is no road at {spot} of the tile at {at}", spot=tspot,
+                                             at=where(tx, ty)))
+                raise IllegalTurnError(_("there is no road at {spot} of the tile at {at}; there is no tile there",
+                                         spot=tspot, at=where(tx, ty)))
             if any(p.role == "truck" and (p.x, p.y, p.spot) == turn.truck for p in pieces):
-                raise IllegalTurnError(f"the road at {tspot} of {where(tx, ty)} already has a truck")
+                raise IllegalTurnError(_("the road at {spot} of {at} already has a truck", spot=tspot,
+                                         at=where(tx, ty)))
             money[mover] -= TRUCK_COST
             pieces.append(Piece(tx, ty, tspot, "truck", mover))
         # forests completed by this tile
         wanted = dict(turn.choices)
         if len(wanted) != len(turn.choices):
-            raise IllegalTurnError("each completed forest is chosen for once")
+            raise IllegalTurnError(_("each completed forest is chosen for once"))
         if any(choice not in ("pay", "lumberjack") for choice in wanted.values()):
-            raise IllegalTurnError("a completed forest is chosen for with 'pay' or 'lumberjack'")
+            raise IllegalTurnError(_("a completed forest is chosen for with 'pay' or 'lumberjack'"))
         lumberjacks = 0
         asked = set()
         for spot, forest in _completed(board, turn.x, turn.y):
@@ -281,10 +295,11 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
             if mover in owners:
                 asked.add(spot)
                 if spot not in wanted:
-                    raise AmbiguousTurnError(
-                        f"{turn.code} completes the {forest.kind} forest at {spot} ({forest.size} tiles) with "
-                        f"your surveyor in it: add 'pay {spot}' (${_share(forest, owners)}) or "
-                        f"'lumberjack {spot}' (${LUMBERJACK_COST})")
+                    raise AmbiguousTurnError(_(
+                        "{code} completes the {kind} forest at {spot} ({size} tiles) with your surveyor in it: add "
+                        "'pay {spot}' (${share}) or 'lumberjack {spot}' (${cost})", code=turn.code,
+                        kind=_(forest.kind), spot=spot, size=forest.size, share=_share(forest, owners),
+                        cost=LUMBERJACK_COST))
                 choice = wanted[spot]
                 if choice == "pay":
                     pieces = _pay_out(pieces, money, forest, owners)
@@ -297,21 +312,21 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
                 pieces = _pay_out(pieces, money, forest, owners)
         for spot in wanted:
             if spot not in asked:
-                raise IllegalTurnError(f"this tile completes no forest of yours at {spot}; only a completed "
-                                       "forest with your surveyor in it is chosen for")
+                raise IllegalTurnError(_("this tile completes no forest of yours at {spot}; only a completed "
+                                         "forest with your surveyor in it is chosen for", spot=spot))
         money[mover] -= LUMBERJACK_COST * lumberjacks
         if money[mover] < 0:
-            raise IllegalTurnError(f"you cannot pay: {lumberjacks} lumberjack(s) cost "
-                                   f"${LUMBERJACK_COST * lumberjacks} and you would have "
-                                   f"${money[mover] + LUMBERJACK_COST * lumberjacks}")
+            raise IllegalTurnError(_("you cannot pay: {count} lumberjack(s) cost ${cost} and you would have "
+                                     "${money}", count=lumberjacks, cost=LUMBERJACK_COST * lumberjacks,
+                                     money=money[mover] + LUMBERJACK_COST * lumberjacks))
         after = replace(state, placed=placed, pieces=tuple(sorted(pieces)), money=tuple(money), pile=pile,
                         discards=discards, drawn=None)
         return self._next(log_forests(after))
 
     def _choose(self, state: TaigaState, turn: Choose) -> TaigaState:
         if not state.pending:
-            raise IllegalTurnError("there is no completed forest to choose for: 'pay' and 'lumberjack' answer "
-                                   "only when another player completes your surveyor's forest")
+            raise IllegalTurnError(_("there is no completed forest to choose for: 'pay' and 'lumberjack' answer "
+                                     "only when another player completes your surveyor's forest"))
         first = state.pending[0]
         board = maps.analyse(state.placed)
         forest = board.forest_at((first.x, first.y, first.spot))
@@ -322,12 +337,12 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
             pieces = _pay_out(pieces, money, forest, _surveyors(pieces, forest))
         elif turn.option == "lumberjack":
             if money[owner] < LUMBERJACK_COST:
-                raise IllegalTurnError(f"a lumberjack costs ${LUMBERJACK_COST} and you have ${money[owner]}; "
-                                       "choose 'pay'")
+                raise IllegalTurnError(_("a lumberjack costs ${cost} and you have ${money}; choose 'pay'",
+                                         cost=LUMBERJACK_COST, money=money[owner]))
             money[owner] -= LUMBERJACK_COST
             pieces = _to_lumberjack(pieces, forest, owner)
         else:
-            raise IllegalTurnError("choose 'pay' or 'lumberjack'")
+            raise IllegalTurnError(_("choose 'pay' or 'lumberjack'"))
         after = replace(state, pieces=tuple(sorted(pieces)), money=tuple(money), pending=state.pending[1:])
         return _settle_pending(log_forests(after))
 
@@ -338,7 +353,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         """A player out of time: a pending choice is paid out; a drawn tile
         goes back into the pile and the turn passes."""
         if self.to_move(state) is None:
-            raise IllegalTurnError("no turn to forfeit")
+            raise IllegalTurnError(_("no turn to forfeit"))
         if state.pending:
             return self.apply(state, Choose("pay"))
         pile = state.pile

@@ -14,13 +14,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from engine.i18n import N_
+
 DIRECTIONS = "nesw"
-DIRECTION_NAMES = ("north", "east", "south", "west")
+#: the sides' names in messages (translated where they are used, with ``_``)
+DIRECTION_NAMES = (N_("north"), N_("east"), N_("south"), N_("west"))
 #: (dx, dy) of each direction: x grows east, y grows north
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
-EDGE_KINDS = {"S": "softwood forest", "H": "hardwood forest", "G": "grassland", "R": "road"}
+EDGE_KINDS = {"S": N_("softwood forest"), "H": N_("hardwood forest"), "G": N_("grassland"), "R": N_("road")}
+#: a forest's kind (``Turned.kind_of``), as messages name it ("the softwood forest at n")
+FOREST_KINDS = (N_("softwood"), N_("hardwood"))
 FOREST_EDGES = "SH"
-SPECIES = ("maple", "birch", "ash", "oak")
+SPECIES = (N_("maple"), N_("birch"), N_("ash"), N_("oak"))
 FEATURES = ("camp", *SPECIES)
 CAMP_SPOT = "c"
 START = "ST"
@@ -176,6 +181,7 @@ def turns_of(code: str) -> tuple[int, ...]:
     return tuple(result)
 
 
+@lru_cache(maxsize=None)
 def canonical_turn(code: str, turn: int) -> int:
     """The smallest turn that lays ``code`` as ``turn`` does."""
     sig = _signature(turned(code, turn % 4))
