@@ -4,6 +4,8 @@ every world, as ``docs/games/alheimur.md`` describes."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from engine.alheimur import AlheimurGame, AlheimurState
@@ -15,13 +17,19 @@ from engine.alheimur.worlds import geometry
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from notation import alheimur_position as positions
 from notation import alheimur_turns as turns
-from notation.base import Diagram, GameKind, Notation, Piece, Stack, Tile, Zone, player_colour
+from notation.base import Diagram, GameKind, Notation, Piece, SeatSetting, Stack, Tile, Zone, player_colour
 from notation.quote import quote
 
 
 class AlheimurNotation(Notation[AlheimurState, Any]):
     game = AlheimurGame()
     turn_examples = ("1b3+2 1c4-d4 1b3^F; battles 2; fire", "e~", "1a4+1 1b4+1 1a3+1", "pass")
+    seat_settings = (SeatSetting(
+        "fire",
+        "your standing fire order, which your ships follow in every battle you do not order yourself "
+        "(other players' turns too): 'fire' (the largest enemy fighter, else the largest transport), "
+        "'fire 3 2' (player 3's ships first, then player 2's), 'fire t' (transports first) or 'hold'",
+        "fire 3 t", "fire"),)
 
     # -- turns -----------------------------------------------------------
     def parse_turn(self, state: AlheimurState, text: str) -> Any:
@@ -100,6 +108,62 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
 
     def player_label(self, player: int) -> str:
         return str(player + 1)
+
+    # -- standing fire orders set outside a turn ----------------------------
+    def read_setting(self, state: AlheimurState, seat: int, name: str, text: str) -> str:
+        if name != "fire":
+            raise MalformedTurnError(f"Alheimur has one setting, 'fire' (your standing fire order); not {quote(name)}")
+        if not isinstance(text, str):
+            raise MalformedTurnError("a standing fire order is text, such as 'fire 3 t' or 'hold'")
+        words = turns.clean(text).lower().replace(",", " ").split()
+        if words[:1] in (["standing"], ["stand"]):
+            words = words[1:]
+        if not words:
+            raise MalformedTurnError("a standing fire order is 'fire', 'fire 3 2', 'fire t' or 'hold', "
+                                     "such as 'fire 3 t'")
+        return turns.fire_text(turns.read_fire(words, text, state.players))
+
+    def setting_of(self, state: AlheimurState, seat: int, name: str) -> str:
+        return turns.fire_text(state.orders[seat])
+
+    def with_settings(self, state: AlheimurState, turn: Any, changes: Mapping[int, Mapping[str, str]]) -> Any:
+        if not isinstance(turn, Turn):
+            return None  # setup turns carry no orders: they wait for the first turn of play
+        standings = dict(turn.standings)
+        standing = turn.standing
+        for seat, values in changes.items():
+            if "fire" not in values:
+                continue
+            order = turns.read_fire(values["fire"].split(), values["fire"], state.players)
+            if seat == state.current:
+                standing = order if standing is None else standing  # the turn's own wins
+            else:
+                standings[seat] = order
+        return replace(turn, standing=standing, standings=tuple(sorted(standings.items())))
+
+    def turn_settings(self, state: AlheimurState, turn: Any) -> Mapping[int, Mapping[str, str]]:
+        if not isinstance(turn, Turn):
+            return {}
+        found = {seat: {"fire": turns.fire_text(order)} for seat, order in turn.standings}
+        if turn.standing is not None:
+            found[state.current] = {"fire": turns.fire_text(turn.standing)}
+        return found
+
+    def private_turn_text(self, text: str, mover: int, viewer: int | None) -> str:
+        """Drops the standing orders of players other than ``viewer``:
+        ``standing ...`` (the mover's) and ``standing N ...``."""
+        sections = re.split(r"[;\n]", text)
+        kept: list[str] = []
+        for section in sections:
+            words = section.split()
+            if words and words[0].lower() in ("standing", "stand"):
+                whose = int(words[1]) - 1 if len(words) > 1 and words[1].isdigit() else mover
+                if whose != viewer:
+                    continue
+            kept.append(section)
+        if len(kept) == len(sections):
+            return text  # nothing hidden: as written
+        return "; ".join(k.strip() for k in kept if k.strip()) or "pass"
 
     def turn_report(self, state: AlheimurState, turn: Any, outcomes: Sequence[Sequence[str]]) -> str:
         """What happened in ``turn`` played from ``state`` with the chance

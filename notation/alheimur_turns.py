@@ -26,6 +26,8 @@ new lines::
                    first; ``fire`` alone is the default, ``hold`` never
     at 2 hold      the fire at one world (over ``fire`` there)
     standing hold  a new standing fire order (same words)
+    standing 3 hold  player 3's new standing order, set outside their
+                   turn and folded into this one by the server
     pass           nothing at all
 
 Moves are put in step order (the rules allow no other); setup turns are a
@@ -130,13 +132,16 @@ def read_play(state: AlheimurState, text: str) -> Turn:
     battles: tuple[str, ...] = ()
     fire = standing = None
     fire_at: dict[str, FireOrder] = {}
+    standings: dict[int, FireOrder] = {}
     seen: set[str] = set()
     for section in sections:
         words = section.replace(",", " ").split()
         head = words[0]
         key = {"battles": "battles", "battle": "battles", "b": "battles", "fire": "fire", "hold": "fire",
                "standing": "standing", "stand": "standing", "at": "at"}.get(head)
-        if key in seen and key != "at":
+        if key == "standing" and len(words) > 1 and words[1].isdigit():
+            key = "standing N"  # another player's, once per player
+        if key in seen and key not in ("at", "standing N"):
             raise _malformed(text, f"'{key}' is given twice")
         if key == "at":
             name = world_key(words[1]) if len(words) > 1 else ""
@@ -155,6 +160,15 @@ def read_play(state: AlheimurState, text: str) -> Turn:
         elif key == "fire":
             seen.add(key)
             fire = read_fire(words, text, state.players)
+        elif key == "standing N":
+            # another player's order, set outside their turn (the server folds it in)
+            who = int(words[1]) - 1
+            if not 0 <= who < state.players:
+                raise _malformed(text, f"there is no player {words[1]} to set a standing order for "
+                                       f"(players 1-{state.players})")
+            if who in standings:
+                raise _malformed(text, f"player {words[1]}'s standing order is given twice")
+            standings[who] = read_fire(words[2:], text, state.players)
         elif key == "standing":
             seen.add(key)
             standing = read_fire(words[1:], text, state.players)
@@ -181,7 +195,11 @@ def read_play(state: AlheimurState, text: str) -> Turn:
         moves = resolved
     moves.sort(key=lambda m: STEP[type(m)])
     at = tuple(sorted(fire_at.items(), key=lambda item: order.get(item[0], 99)))
-    return Turn(tuple(actions), tuple(moves), battles, fire, standing, at)
+    if state.current in standings:  # the mover's own, numbered: as 'standing ...'
+        if standing is not None:
+            raise _malformed(text, "your standing order is given twice")
+        standing = standings.pop(state.current)
+    return Turn(tuple(actions), tuple(moves), battles, fire, standing, at, tuple(sorted(standings.items())))
 
 
 def _up(mid: AlheimurState, launched: set, world: str, where: str, into: int):
@@ -273,6 +291,7 @@ def play_text(turn: Turn) -> str:
     parts.extend(f"at {world} {fire_text(order)}" for world, order in turn.fire_at)
     if turn.standing is not None:
         parts.append("standing " + fire_text(turn.standing))
+    parts.extend(f"standing {player + 1} {fire_text(order)}" for player, order in turn.standings)
     return "; ".join(parts)
 
 

@@ -9,6 +9,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from engine.alheimur import battle, setup
 from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
+    HIDDEN_ORDER,
     LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn,
 )
 from engine.alheimur.scoring import score
@@ -129,6 +130,10 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         orders = state.orders
         if turn.standing is not None:
             orders = tuple(turn.standing if p == state.current else o for p, o in enumerate(orders))
+        for player, order in turn.standings:  # set outside their turn: in force for this turn's battles
+            if not 0 <= player < state.players:
+                raise IllegalTurnError(f"there is no player {player + 1} to set a standing order for")
+            orders = tuple(order if p == player else o for p, o in enumerate(orders))
         state = replace(state, fire=turn.fire, fire_at=turn.fire_at, orders=orders)
         state = battle.begin(state, turn.battles)
         if state.battle is not None:
@@ -166,12 +171,14 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
     def view(self, state: AlheimurState, player: int | None) -> AlheimurState:
         """Everyone sees the worlds and the card being laid; nobody sees the
         unturned cards of the piles, the extra piles or the orbit cards until
-        the game is over."""
+        the game is over; each player sees only their own standing fire
+        order (a spectator none)."""
         if state.phase == "over":
             return state
         piles = tuple(tuple(HIDDEN for _ in pile) for pile in state.piles)
         worlds = tuple(replace(w, orbit_card=HIDDEN) for w in state.worlds)
-        return replace(state, piles=piles, worlds=worlds)
+        orders = tuple(o if p == player else HIDDEN_ORDER for p, o in enumerate(state.orders))
+        return replace(state, piles=piles, worlds=worlds, orders=orders)
 
 
 def end_turn(state: AlheimurState) -> AlheimurState:
