@@ -32,9 +32,10 @@ def encode_rgb(image: Any, level: int = LEVEL) -> bytes:
     if image.mode != "RGB":
         raise ValueError(f"encode_rgb takes an RGB image, not {image.mode}")
     width, height = image.size
-    raw = image.tobytes()
+    raw = memoryview(image.tobytes())
     stride = 3 * width
-    rows = b"".join(b"\x00" + raw[i:i + stride] for i in range(0, len(raw), stride))
+    # each row after its filter byte 0: the rows joined by b"\x00", one before the first (no copy of a row)
+    rows = b"\x00".join([b""] + [raw[i:i + stride] for i in range(0, len(raw), stride)])
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level))
             + _chunk(b"IEND", b""))
