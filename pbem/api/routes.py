@@ -83,7 +83,8 @@ def _invalid(error: _Invalid):
 
 def _detail(game, player) -> dict[str, Any]:
     data = present.detail(get_session(), game, player)
-    data["report"] = _report(game, data, game.ply)
+    if views.has_reports(game):
+        data["report"] = _report(game, data, game.ply)
     return schemas.GameDetailOut().dump(data)
 
 
@@ -189,9 +190,10 @@ def submit(game_id: str):
     done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
     # the game as after the turn, from the rows the turn read; its turns are those this turn stored
     answer = present.after_turn(session, done.seated, player, [done.turn, *done.skipped])
-    for item in answer["turns"]:  # what happened in each turn stored (every check, die and hit)
-        item["report"] = _report(done.game, answer, item["ply"])
-    answer["report"] = answer["turns"][-1]["report"] if answer["turns"] else ""
+    if views.has_reports(done.game):  # what happened in each turn stored (every check, die and hit)
+        for item in answer["turns"]:
+            item["report"] = _report(done.game, answer, item["ply"])
+        answer["report"] = answer["turns"][-1]["report"] if answer["turns"] else ""
     return jsonify(_TURN_ANSWER.dump(answer)), 201
 
 
@@ -207,7 +209,8 @@ def show_turn(game_id: str, ply: str):
                        if game.ply else f"game {game.id} has no turn played yet")
     data = present.detail(session, game, player)
     item = next(t for t in data["turns"] if t["ply"] == number)
-    item["report"] = views.turn_report(session, game, seat.number, number)
+    if views.has_reports(game):
+        item["report"] = views.turn_report(session, game, seat.number, number)
     return jsonify(schemas.TurnOut().dump(item))
 
 

@@ -195,7 +195,8 @@ class TurnOut(Schema):
     created_at = fields.DateTime()
     report = fields.String(metadata={
         "description": "what happened in the turn, line by line (every check, die and hit), in games that "
-                       "report it; given by GET /games/{game_id}/turns/{ply} and in the answer to a turn played"})
+                       "report their turns (absent in others); given by GET /games/{game_id}/turns/{ply} and in "
+                       "the answer to a turn played"})
 
 
 class SettingOut(Schema):
@@ -230,7 +231,7 @@ class GameDetailOut(GameOut):
         "description": "your settings that you may change at any time, also outside your turn "
                        "(PUT /games/{game_id}/settings/{name}); only you see them; none for most games"})
     report = fields.String(metadata={
-        "description": "what happened in the last turn played, in games that report it (else empty)"})
+        "description": "what happened in the last turn played, in games that report their turns (absent in others)"})
 
 
 class PreviewOut(Schema):
