@@ -16,6 +16,7 @@ from engine.alheimur.scoring import score
 from engine.alheimur.survival import expand, last_round_owed, survive
 from engine.alheimur.turns import play_turns
 from engine.base import ChanceEvent, Game, Result, standings
+from engine.i18n import _
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 
 #: what the server hides while the game is on: unturned cards, orbit cards
@@ -69,9 +70,9 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
             raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
         if state.phase != "battle":
             if event.purpose == "lot":
-                log.append(f"Lot: {outcome[0]}")
+                log.append(str(_("Lot: {outcome}", outcome=outcome[0])))
             if event.purpose == "first":
-                log.append(f"Lot: player {outcome[0]} plays first")
+                log.append(str(_("Lot: player {player} plays first", player=outcome[0])))
             return setup.apply_outcome(state, outcome)
         state = battle.apply_roll(state, outcome, log)
         state = battle.advance(state, log)
@@ -102,17 +103,17 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         """``apply``, writing what happened (every survival check, move and
         shot) into ``log``."""
         if state.phase == "over":
-            raise GameOverError("the game is over; no more turns")
+            raise GameOverError(_("the game is over; no more turns"))
         if self.chance(state) is not None:
-            raise IllegalTurnError("the game waits for chance (the server settles it)")
+            raise IllegalTurnError(_("the game waits for chance (the server settles it)"))
         if state.phase == "build":
             if not isinstance(turn, Place):
-                raise IllegalTurnError(f"world building: lay the card {state.card} next to the world "
-                                       "(a place such as 'e' or 'sw~')")
+                raise IllegalTurnError(_("world building: lay the card {card} next to the world "
+                                         "(a place such as 'e' or 'sw~')", card=state.card))
             return setup.apply_place(state, turn)
         if state.phase == "colonists":
             if not isinstance(turn, Colonists):
-                raise IllegalTurnError("setup: place your three starting colonists")
+                raise IllegalTurnError(_("setup: place your three starting colonists"))
             return setup.apply_colonists(state, turn)
         if not isinstance(turn, Turn):
             raise IllegalTurnError(f"not an Alheimur turn in play: {shown(turn)}")
@@ -123,8 +124,8 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         state = survive(state, log)
         if state.last_round is None and len(state.in_play(state.current)) >= LAST_ROUND_AT:
             owed = last_round_owed(state)
-            log.append(f"Player {state.current + 1} has {len(state.in_play(state.current))} pyramids in play: "
-                       "the last round begins")
+            log.append(str(_("Player {player} has {count} pyramids in play: the last round begins",
+                             player=state.current + 1, count=len(state.in_play(state.current)))))
             state = replace(state, last_round=(state.current,) + owed)
         state = move(state, turn.moves, log)
         orders = state.orders
@@ -137,7 +138,7 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         state = replace(state, fire=turn.fire, fire_at=turn.fire_at, orders=orders)
         state = battle.begin(state, turn.battles)
         if state.battle is not None:
-            log.append(f"Fleet battle at world {state.battle.world}")
+            log.append(str(_("Fleet battle at world {world}", world=state.battle.world)))
             state = battle.advance(state, log)
         return self._after_battles(state)
 
