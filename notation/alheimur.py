@@ -14,6 +14,7 @@ from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
 from engine.alheimur.worlds import geometry
+from engine.i18n import _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from notation import alheimur_position as positions
 from notation import alheimur_turns as turns
@@ -26,17 +27,17 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
     turn_examples = ("1b3+2 1c4-d4 1b3^F; battles 2; fire", "e~", "1a4+1 1b4+1 1a3+1", "pass")
     seat_settings = (SeatSetting(
         "fire",
-        "your standing fire order, which your ships follow in every battle you do not order yourself "
-        "(other players' turns too): 'fire' (the largest enemy fighter, else the largest transport), "
-        "'fire 3 2' (player 3's ships first, then player 2's), 'fire t' (transports first) or 'hold'",
+        _("your standing fire order, which your ships follow in every battle you do not order yourself "
+          "(other players' turns too): 'fire' (the largest enemy fighter, else the largest transport), "
+          "'fire 3 2' (player 3's ships first, then player 2's), 'fire t' (transports first) or 'hold'"),
         "fire 3 t", "fire"),)
 
     # -- turns -----------------------------------------------------------
     def parse_turn(self, state: AlheimurState, text: str) -> Any:
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+            raise MalformedTurnError(_("a turn is text, not {name}", name=type(text).__name__))
         if self.game.is_over(state):
-            raise GameOverError("the game is over; no turn can be played")
+            raise GameOverError(_("the game is over; no turn can be played"))
         try:
             if state.phase == "build":
                 turn = turns.read_place(text)
@@ -45,12 +46,12 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             elif state.phase == "play":
                 turn = turns.read_play(state, text)
             else:
-                raise IllegalTurnError("the game waits for chance (the server settles it)")
+                raise IllegalTurnError(_("the game waits for chance (the server settles it)"))
             self.game.apply(state, turn)
         except TurnError as error:
             if isinstance(error, MalformedTurnError):
                 raise
-            raise type(error)(f"{quote(text.strip())}: {error}") from None
+            raise type(error)(_("{text}: {error}", text=quote(text.strip()), error=error)) from None
         return turn
 
     def format_turn(self, state: AlheimurState, turn: Any) -> str:
@@ -112,15 +113,16 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
     # -- standing fire orders set outside a turn ----------------------------
     def read_setting(self, state: AlheimurState, seat: int, name: str, text: str) -> str:
         if name != "fire":
-            raise MalformedTurnError(f"Alheimur has one setting, 'fire' (your standing fire order); not {quote(name)}")
+            raise MalformedTurnError(_("Alheimur has one setting, 'fire' (your standing fire order); not {name}",
+                                       name=quote(name)))
         if not isinstance(text, str):
-            raise MalformedTurnError("a standing fire order is text, such as 'fire 3 t' or 'hold'")
+            raise MalformedTurnError(_("a standing fire order is text, such as 'fire 3 t' or 'hold'"))
         words = turns.clean(text).lower().replace(",", " ").split()
         if words[:1] in (["standing"], ["stand"]):
             words = words[1:]
         if not words:
-            raise MalformedTurnError("a standing fire order is 'fire', 'fire 3 2', 'fire t' or 'hold', "
-                                     "such as 'fire 3 t'")
+            raise MalformedTurnError(_("a standing fire order is 'fire', 'fire 3 2', 'fire t' or 'hold', "
+                                       "such as 'fire 3 t'"))
         return turns.fire_text(turns.read_fire(words, text, state.players))
 
     def setting_of(self, state: AlheimurState, seat: int, name: str) -> str:
@@ -171,7 +173,7 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         expansion, survival check, move, lot, battle step and die, one line
         each, short enough for a phone.  For the mail and the page."""
         _, log = play_out(self.game, state, turn, [tuple(o) for o in outcomes])
-        return "\n".join(line.strip() for line in log) or "Nothing happened."
+        return "\n".join(line.strip() for line in log) or str(_("Nothing happened."))
 
 
 def world_title(state: AlheimurState, world: World) -> str:
