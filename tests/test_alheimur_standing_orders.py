@@ -3,7 +3,8 @@ by mail, on the web and through the API, a player changes their standing
 order while another player is to move, and the battle of that player's
 next turn follows it; the stored turn holds it (``standing 2 hold``), so
 the turns replay; only its player sees it while the game is on; bad
-input, a game over and a change racing with a turn."""
+input, a game over and a change racing with a turn.  Also the turn report
+where the page's history stepping fetches it."""
 
 from __future__ import annotations
 
@@ -159,6 +160,13 @@ def test_on_the_web_a_standing_order_set_in_another_players_turn_decides_their_b
     assert_bob_held(app, game_id, turn)
     shown = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "standing 2 hold" in shown  # bob sees his own order in alice's turn
+    # the history stepping fetches the report of the turn stepped to
+    assert f'data-report="/games/{game_id}/report/{{ply}}.txt"' in shown
+    report = client.get(f"/games/{game_id}/report/2.txt")
+    assert report.status_code == 200 and "Fleet battle at world 2" in report.get_data(as_text=True)
+    assert "fires at" not in report.get_data(as_text=True)
+    assert client.get(f"/games/{game_id}/report/0.txt").get_data(as_text=True) == ""
+    assert client.get(f"/games/{game_id}/report/3.txt").status_code == 404
     sign_in(client, app, "alice@example.org")
     seen = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "standing 2" not in seen  # alice does not see bob's order in her own turn
@@ -248,3 +256,15 @@ def test_a_change_made_while_a_turn_is_played_waits_for_the_next_turn(offered, a
         assert done.turn.canonical == "pass; hold; standing 2 hold"
     _, seats, _ = rows(app, game_id)
     assert seats[1].pending_settings == '{"fire": "fire 1 t"}'
+
+
+def test_the_report_and_a_refusal_read_in_french_for_a_french_player():
+    from engine.i18n import language
+
+    with language("fr"):
+        report = NOTATION.turn_report(BATTLE, PlayTurn(fire=FireOrder(hold=True)), [("5",), ("1",)])
+        with pytest.raises(Exception) as refused:
+            NOTATION.parse_turn(BATTLE, "pass; fire 9")
+        message = str(refused.value)
+    assert "Bataille de flottes au monde 2" in report and "tire sur" in report and "détruit" in report
+    assert "dans un ordre de tir, '9' n'est ni un joueur (1-2) ni 't'" in message
