@@ -20,7 +20,7 @@ from notation import registry
 from notation.alheimur import KIND, NOTATION
 from pbem.models import Game, Seat, Turn
 from pbem.services import games
-from test_email_commands import client_reply, outbox_rows, plain_text, reply_address, fresh_mail, robot  # noqa: F401
+from test_email_commands import fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401  (fixture)
 from test_web_pages import csrf, sign_in
 
 SEED = "b2" * 32
@@ -140,7 +140,7 @@ def test_by_mail_a_standing_order_set_in_another_players_turn_decides_their_batt
     assert "starts with 'fire' or is 'hold'" in plain_text(bad[-1])
     turn = alice_plays(app, game_id)
     assert_bob_held(app, game_id, turn)
-    # the mail of the turn names alice's turn without bob's order; bob's own mail shows it him
+    # the mail after the turn names alice's turn as she wrote it, without bob's order
     mails = {row.to_addr: row for row in outbox_rows(app) if row.kind in ("your_turn", "turn_played")}
     assert "standing" not in mails["bob@example.org"].body
 
