@@ -143,6 +143,16 @@ def test_by_mail_a_standing_order_set_in_another_players_turn_decides_their_batt
     # the mail after the turn names alice's turn as she wrote it, without bob's order
     mails = {row.to_addr: row for row in outbox_rows(app) if row.kind in ("your_turn", "turn_played")}
     assert "standing" not in mails["bob@example.org"].body
+    # as sent, the mail's move list shows bob his own order, and the turn's report
+    from pbem.mailrobot import jobs
+
+    jobs.drain_outbox(app)
+    to_bob = plain_text(robot.to("bob@example.org", robot.new_mail())[-1])
+    assert "2. pass; hold; standing 2 hold" in to_bob and "Fleet battle at world 2" in to_bob
+    # alice, asking for the board by mail, sees her turn without bob's order
+    to = reply_address(app, game_id, _alice.id)
+    to_alice = plain_text(robot.to("alice@example.org", robot.send(fresh_mail("alice@example.org", to, "board")))[-1])
+    assert "2. pass; hold" in to_alice and "standing" not in to_alice
 
 
 def test_on_the_web_a_standing_order_set_in_another_players_turn_decides_their_battle(offered, app, client):
