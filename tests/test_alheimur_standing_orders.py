@@ -278,3 +278,51 @@ def test_the_report_and_a_refusal_read_in_french_for_a_french_player():
         message = str(refused.value)
     assert "Bataille de flottes au monde 2" in report and "tire sur" in report and "détruit" in report
     assert "dans un ordre de tir, '9' n'est ni un joueur (1-2) ni 't'" in message
+
+
+def test_a_game_played_from_its_deal_replays_from_its_record_with_an_order_set_outside_a_turn(offered, app):
+    """A real game (its deal, world building, colonists) through the one
+    door: bob sets ``hold`` while alice is to move in play; her turn
+    carries it; the game's record replays to the stored position, and
+    while the game is on alice's copy of the record leaves bob's order out."""
+    import random
+
+    from alheimur_selfplay import random_turn, sensible_colonists
+    from pbem import records as stored_records
+    from notation import record as record_format
+    from pbem.db import get_session
+    from pbem.services import seat_settings, views
+    from pbem.services.accounts import player_for_email
+    from pbem.services.turns import submit_turn
+
+    rng = random.Random(3)
+    with app.app_context():
+        session = get_session()
+        alice, bob = (player_for_email(session, f"{n}@example.org") for n in ("alice", "bob"))
+        game = games.create_game(session, alice, "alheimur", [alice.email, bob.email])
+        games.accept(session, game.id, bob)
+        changed = False
+        for _ in range(60):
+            session.expire_all()
+            row = session.get(Game, game.id)
+            state = NOTATION.parse_position(row.position)
+            mover = NOTATION.game.to_move(state)
+            if state.phase == "play" and mover == 0 and not changed:
+                seat_settings.change(session, game.id, bob, "fire", "hold")
+                changed = True
+            if state.phase == "play":
+                text = NOTATION.format_turn(state, random_turn(state, rng))
+            elif state.phase == "colonists":
+                text = NOTATION.format_turn(state, sensible_colonists(state, rng))
+            else:
+                text = NOTATION.format_turn(state, rng.choice(NOTATION.game.legal_turns(state)))
+            done = submit_turn(session, game.id, (alice, bob)[mover], text, row.ply, "web")
+            if changed:
+                break
+        assert changed and done.turn.canonical.endswith("; standing 2 hold")
+        record = stored_records.record_of(session, done.game)
+        played = record_format.check(record)
+        assert NOTATION.format_position(played.final) == done.game.position  # the record replays
+        assert played.final.orders[1] == FireOrder(hold=True)
+        assert "standing 2 hold" in views.record_text(session, done.game, 1)  # bob's own
+        assert "standing 2" not in views.record_text(session, done.game, 0)  # not alice's
