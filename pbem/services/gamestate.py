@@ -285,10 +285,12 @@ def _pending_statement(active: bool):
     from pbem.models import Seat  # the seats table: the game's own row is not touched
 
     seats, games = Seat.__table__.c, Game.__table__.c
-    conditions = [seats.id == bindparam("_id"), seats.pending_settings.is_not_distinct_from(bindparam("_old"))]
+    text = seats.pending_settings.type  # typed, so that PostgreSQL knows a NULL's type
+    conditions = [seats.id == bindparam("_id"),
+                  seats.pending_settings.is_not_distinct_from(bindparam("_old", type_=text))]
     if active:
         conditions.append(select(games.id).where(games.id == seats.game_id, games.status == ACTIVE).exists())
-    return update(Seat.__table__).where(*conditions).values(pending_settings=bindparam("_new"))
+    return update(Seat.__table__).where(*conditions).values(pending_settings=bindparam("_new", type_=text))
 
 
 def set_pending_settings(session: Session, seat: Any, expected: str | None, new: str | None,
