@@ -16,6 +16,10 @@ address (``play+<token>@...``):
 ``resign``             resign the game
 ``draw``               offer a draw, or accept the one offered
 ``vacation <days>``    pause my clock for that many days (0 ends it)
+``set <name> <value>`` change one of my settings that the game lets a
+                       player change at any time, also outside their turn
+                       (Alheimur: ``set fire hold``)
+``settings``           show those settings
 ``accept``             accept the invitation to the game
 ``decline``            decline it (the game is cancelled)
 ``help``               explain all this
@@ -45,6 +49,8 @@ RESIGN = "resign"
 DRAW = "draw"
 HELP = "help"
 VACATION = "vacation"
+SET = "set"
+SETTINGS = "settings"
 ACCEPT = "accept"
 DECLINE = "decline"
 GAMES = "games"
@@ -66,6 +72,7 @@ _BARE = {
     "puzzles": PUZZLES,
     "accept": ACCEPT,
     "decline": DECLINE,
+    "settings": SETTINGS,
 }
 #: Commands allowed in mail to the plain address.
 PLAIN_COMMANDS = frozenset({HELP, GAMES, NEW, PUZZLES, PUZZLE})
@@ -83,8 +90,9 @@ class Command:
 
     ``kind`` is one of the module constants; ``argument`` is the turn text for
     ``turn`` and ``preview``, the game name for ``new``, the puzzle number for
-    ``puzzle``; ``ply`` is the ply the
-    player answered, if given; ``addresses`` for ``new``; ``days`` for
+    ``puzzle``, the new value for ``set``; ``ply`` is the ply the
+    player answered, if given; ``addresses`` for ``new``; ``setting``: the
+    setting's name for ``set``; ``days`` for
     ``vacation``; ``error`` says why an ``invalid`` line was refused; ``line``
     is the line as written (for quoting in replies).
     """
@@ -98,6 +106,8 @@ class Command:
     error: str = ""
     #: for ``new ... vs bot [level]``: the level of each computer opponent ("" for the default)
     bots: tuple[str, ...] = field(default_factory=tuple)
+    #: for ``set``: the name of the setting to change
+    setting: str = ""
 
 
 #: the dash family (hyphens, dashes, minus signs) that mail clients put for '-'
@@ -207,6 +217,13 @@ def parse_command(line: str, *, in_game: bool = True) -> Command:
         if not in_game:
             return _invalid(text, "'vacation' needs a game: reply to that game's mail")
         return Command(kind=VACATION, line=text, days=days)
+    if ply is None and keyword == "set":
+        if not in_game:
+            return _invalid(text, "'set' needs a game: reply to that game's mail")
+        name, _, value = rest.partition(" ")
+        if not name or not value.strip():
+            return _invalid(text, "write: set <setting> <value>; send 'settings' to see the game's settings")
+        return Command(kind=SET, line=text, argument=value.strip(), setting=name.lower())
     if ply is None and keyword == "preview":
         if not in_game:
             return _invalid(text, "'preview' needs a game: reply to that game's mail")

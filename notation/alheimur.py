@@ -4,6 +4,8 @@ every world, as ``docs/games/alheimur.md`` describes."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from engine.alheimur import AlheimurGame, AlheimurState
@@ -12,23 +14,30 @@ from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
 from engine.alheimur.worlds import geometry
+from engine.i18n import _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from notation import alheimur_position as positions
 from notation import alheimur_turns as turns
-from notation.base import Diagram, GameKind, Notation, Piece, Stack, Tile, Zone, player_colour
+from notation.base import Diagram, GameKind, Notation, Piece, SeatSetting, Stack, Tile, Zone, player_colour
 from notation.quote import quote
 
 
 class AlheimurNotation(Notation[AlheimurState, Any]):
     game = AlheimurGame()
     turn_examples = ("1b3+2 1c4-d4 1b3^F; battles 2; fire", "e~", "1a4+1 1b4+1 1a3+1", "pass")
+    seat_settings = (SeatSetting(
+        "fire",
+        _("your standing fire order, which your ships follow in every battle you do not order yourself "
+          "(other players' turns too): 'fire' (the largest enemy fighter, else the largest transport), "
+          "'fire 3 2' (player 3's ships first, then player 2's), 'fire t' (transports first) or 'hold'"),
+        "fire 3 t", "fire"),)
 
     # -- turns -----------------------------------------------------------
     def parse_turn(self, state: AlheimurState, text: str) -> Any:
         if not isinstance(text, str):
-            raise MalformedTurnError(f"a turn is text, not {type(text).__name__}")
+            raise MalformedTurnError(_("a turn is text, not {name}", name=type(text).__name__))
         if self.game.is_over(state):
-            raise GameOverError("the game is over; no turn can be played")
+            raise GameOverError(_("the game is over; no turn can be played"))
         try:
             if state.phase == "build":
                 turn = turns.read_place(text)
@@ -37,12 +46,12 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             elif state.phase == "play":
                 turn = turns.read_play(state, text)
             else:
-                raise IllegalTurnError("the game waits for chance (the server settles it)")
+                raise IllegalTurnError(_("the game waits for chance (the server settles it)"))
             self.game.apply(state, turn)
         except TurnError as error:
             if isinstance(error, MalformedTurnError):
                 raise
-            raise type(error)(f"{quote(text.strip())}: {error}") from None
+            raise type(error)(_("{text}: {error}", text=quote(text.strip()), error=error)) from None
         return turn
 
     def format_turn(self, state: AlheimurState, turn: Any) -> str:
@@ -101,13 +110,70 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
     def player_label(self, player: int) -> str:
         return str(player + 1)
 
+    # -- standing fire orders set outside a turn ----------------------------
+    def read_setting(self, state: AlheimurState, seat: int, name: str, text: str) -> str:
+        if name != "fire":
+            raise MalformedTurnError(_("Alheimur has one setting, 'fire' (your standing fire order); not {name}",
+                                       name=quote(name)))
+        if not isinstance(text, str):
+            raise MalformedTurnError(_("a standing fire order is text, such as 'fire 3 t' or 'hold'"))
+        words = turns.clean(text).lower().replace(",", " ").split()
+        if words[:1] in (["standing"], ["stand"]):
+            words = words[1:]
+        if not words:
+            raise MalformedTurnError(_("a standing fire order is 'fire', 'fire 3 2', 'fire t' or 'hold', "
+                                       "such as 'fire 3 t'"))
+        return turns.fire_text(turns.read_fire(words, text, state.players))
+
+    def setting_of(self, state: AlheimurState, seat: int, name: str) -> str:
+        return turns.fire_text(state.orders[seat])
+
+    def with_settings(self, state: AlheimurState, turn: Any, changes: Mapping[int, Mapping[str, str]]) -> Any:
+        if not isinstance(turn, Turn):
+            return None  # setup turns carry no orders: they wait for the first turn of play
+        standings = dict(turn.standings)
+        standing = turn.standing
+        for seat, values in changes.items():
+            if "fire" not in values:
+                continue
+            order = turns.read_fire(values["fire"].split(), values["fire"], state.players)
+            if seat == state.current:
+                standing = order if standing is None else standing  # the turn's own wins
+            else:
+                standings[seat] = order
+        return replace(turn, standing=standing, standings=tuple(sorted(standings.items())))
+
+    def turn_settings(self, state: AlheimurState, turn: Any) -> Mapping[int, Mapping[str, str]]:
+        if not isinstance(turn, Turn):
+            return {}
+        found = {seat: {"fire": turns.fire_text(order)} for seat, order in turn.standings}
+        if turn.standing is not None:
+            found[state.current] = {"fire": turns.fire_text(turn.standing)}
+        return found
+
+    def private_turn_text(self, text: str, mover: int, viewer: int | None) -> str:
+        """Drops the standing orders of players other than ``viewer``:
+        ``standing ...`` (the mover's) and ``standing N ...``."""
+        sections = re.split(r"[;\n]", text)
+        kept: list[str] = []
+        for section in sections:
+            words = section.split()
+            if words and words[0].lower() in ("standing", "stand"):
+                whose = int(words[1]) - 1 if len(words) > 1 and words[1].isdigit() else mover
+                if whose != viewer:
+                    continue
+            kept.append(section)
+        if len(kept) == len(sections):
+            return text  # nothing hidden: as written
+        return "; ".join(k.strip() for k in kept if k.strip()) or "pass"
+
     def turn_report(self, state: AlheimurState, turn: Any, outcomes: Sequence[Sequence[str]]) -> str:
         """What happened in ``turn`` played from ``state`` with the chance
         outcomes that followed it (as the record holds them): every
         expansion, survival check, move, lot, battle step and die, one line
         each, short enough for a phone.  For the mail and the page."""
         _, log = play_out(self.game, state, turn, [tuple(o) for o in outcomes])
-        return "\n".join(line.strip() for line in log) or "Nothing happened."
+        return "\n".join(line.strip() for line in log) or str(_("Nothing happened."))
 
 
 def world_title(state: AlheimurState, world: World) -> str:

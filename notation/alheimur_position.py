@@ -14,7 +14,8 @@ card last-round orders space world...``
   a turn, joined by ``.`` (``end`` when none).
 - ``orders``: each player's standing fire order, ``/`` between players:
   ``h`` (hold) or ``f``, the players shot first, ``t`` for transports first
-  (``f32t``).
+  (``f32t``); ``?`` another player's, which a player's view hides while
+  the game is on.
 - ``space``: ships ``1F2`` (player, F or T, size, ``+marine``) joined by
   ``.`` (``-``: none).
 - each world: ``name:layout:orbit:pyramids:ships``, the layout four cards
@@ -30,7 +31,7 @@ from typing import Any, Mapping
 
 from engine.alheimur.deck import DECK, turned
 from engine.alheimur.pieces import (
-    PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World,
+    HIDDEN_ORDER, PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World,
 )
 from engine.alheimur.worlds import COMPASS, geometry
 from engine.errors import PositionError
@@ -55,6 +56,8 @@ def format_ship(ship: Ship) -> str:
 
 
 def format_order(order: FireOrder) -> str:
+    if order.hidden:
+        return "?"
     if order.hold:
         return "h"
     return "f" + "".join(str(p + 1) for p in order.players) + ("t" if order.transports else "")
@@ -122,6 +125,8 @@ def _ships(text: str, players: int, sep: str) -> tuple[Ship, ...]:
 
 
 def _order(text: str, players: int) -> FireOrder:
+    if text == "?":  # another player's, in a player's view
+        return HIDDEN_ORDER
     m = _ORDER.fullmatch(text)
     if not m:
         raise _bad(f"a fire order is h, or f with players shot first and t for transports first (f32t); "

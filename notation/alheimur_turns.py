@@ -26,6 +26,8 @@ new lines::
                    first; ``fire`` alone is the default, ``hold`` never
     at 2 hold      the fire at one world (over ``fire`` there)
     standing hold  a new standing fire order (same words)
+    standing 3 hold  player 3's new standing order, set outside their
+                   turn and folded into this one by the server
     pass           nothing at all
 
 Moves are put in step order (the rules allow no other); setup turns are a
@@ -46,11 +48,12 @@ from engine.alheimur.setup import place_text, read_place_text
 from engine.alheimur.movement import move
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry, tile_at
+from engine.i18n import _
 from engine.errors import IllegalTurnError, MalformedTurnError
 from notation.quote import quote
 
-HELP = ("an Alheimur turn lists expansion actions and moves such as '2b3+2 2c4-d4 2b3^F 2F1>S', then, "
-        "after ';', 'battles 2 4', 'fire', 'hold' or 'standing ...'; 'pass' for nothing")
+HELP = _("an Alheimur turn lists expansion actions and moves such as '2b3+2 2c4-d4 2b3^F 2F1>S', then, "
+         "after ';', 'battles 2 4', 'fire', 'hold' or 'standing ...'; 'pass' for nothing")
 _LOOKALIKES = str.maketrans({"\u2192": ">", "\u27f6": ">", "\u2013": "-", "\u2014": "-", "\u2212": "-",
                              "\u00d7": "x", "\uff0b": "+"})
 _WORLD = r"([1-8n])"
@@ -75,7 +78,7 @@ def clean(text: str) -> str:
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
-    return MalformedTurnError(f"cannot read {quote(text)}: {why}; {HELP}")
+    return MalformedTurnError(_("cannot read {text}: {why}; {help}", text=quote(text), why=why, help=HELP))
 
 
 def world_key(name: str) -> str:
@@ -86,20 +89,20 @@ def territory(state: AlheimurState, world: str, tile: str, token: str) -> str:
     """The canonical territory of ``tile`` on ``world``."""
     w = state.world(world)
     if w is None:
-        raise IllegalTurnError(f"{quote(token)}: there is no world {world}; the worlds are "
-                               f"{' '.join(x.name for x in state.worlds)}")
+        raise IllegalTurnError(_("{token}: there is no world {world}; the worlds are {worlds}", token=quote(token),
+                                 world=world, worlds=" ".join(x.name for x in state.worlds)))
     return geometry(w.layout).at_tile[tile_at(tile)]
 
 
 def read_fire(words: list[str], text: str, players: int) -> FireOrder:
     """``hold``, or ``fire`` then player numbers and ``t`` (transports first)."""
     if not words:
-        raise _malformed(text, "a fire order is 'fire', 'fire 3 t' or 'hold'")
+        raise _malformed(text, _("a fire order is 'fire', 'fire 3 t' or 'hold'"))
     head, rest = words[0], words[1:]
     if head == "hold" and not rest:
         return FireOrder(hold=True)
     if head != "fire":
-        raise _malformed(text, f"a fire order starts with 'fire' or is 'hold', not {quote(head)}")
+        raise _malformed(text, _("a fire order starts with 'fire' or is 'hold', not {word}", word=quote(head)))
     transports, order = False, []
     for word in rest:
         if word in ("t", "transports", "transport"):
@@ -108,10 +111,11 @@ def read_fire(words: list[str], text: str, players: int) -> FireOrder:
             transports = False
         elif re.fullmatch(r"[1-8]", word) and int(word) <= players:
             if int(word) - 1 in order:
-                raise _malformed(text, f"player {word} is named twice in the fire order")
+                raise _malformed(text, _("player {player} is named twice in the fire order", player=word))
             order.append(int(word) - 1)
         else:
-            raise _malformed(text, f"in a fire order, {quote(word)} is neither a player (1-{players}) nor 't'")
+            raise _malformed(text, _("in a fire order, {word} is neither a player (1-{players}) nor 't'",
+                                     word=quote(word), players=players))
     return FireOrder(False, tuple(order), transports)
 
 
@@ -124,37 +128,49 @@ def fire_text(order: FireOrder) -> str:
 def read_play(state: AlheimurState, text: str) -> Turn:
     sections = [s.strip() for s in re.split(r"[;\n]", clean(text).lower()) if s.strip()]
     if not sections:
-        raise MalformedTurnError(f"the turn is empty; {HELP}")
+        raise MalformedTurnError(_("the turn is empty; {help}", help=HELP))
     actions: list = []
     moves: list = []
     battles: tuple[str, ...] = ()
     fire = standing = None
     fire_at: dict[str, FireOrder] = {}
+    standings: dict[int, FireOrder] = {}
     seen: set[str] = set()
     for section in sections:
         words = section.replace(",", " ").split()
         head = words[0]
         key = {"battles": "battles", "battle": "battles", "b": "battles", "fire": "fire", "hold": "fire",
                "standing": "standing", "stand": "standing", "at": "at"}.get(head)
-        if key in seen and key != "at":
-            raise _malformed(text, f"'{key}' is given twice")
+        if key == "standing" and len(words) > 1 and words[1].isdigit():
+            key = "standing N"  # another player's, once per player
+        if key in seen and key not in ("at", "standing N"):
+            raise _malformed(text, _("'{key}' is given twice", key=key))
         if key == "at":
             name = world_key(words[1]) if len(words) > 1 else ""
             if not re.fullmatch(r"[1-8N]", name):
-                raise _malformed(text, "fire at one world is written like 'at 2 hold' or 'at 2 fire 3 t'")
+                raise _malformed(text, _("fire at one world is written like 'at 2 hold' or 'at 2 fire 3 t'"))
             if name in fire_at:
-                raise _malformed(text, f"the fire at world {name} is given twice")
+                raise _malformed(text, _("the fire at world {world} is given twice", world=name))
             fire_at[name] = read_fire(words[2:], text, state.players)
             continue
         if key == "battles":
             seen.add(key)
             names = [world_key(w) for w in words[1:]]
             if not names or not all(re.fullmatch(r"[1-8N]", n) for n in names):
-                raise _malformed(text, "the battle order names worlds, such as 'battles 2 N 4'")
+                raise _malformed(text, _("the battle order names worlds, such as 'battles 2 N 4'"))
             battles = tuple(names)
         elif key == "fire":
             seen.add(key)
             fire = read_fire(words, text, state.players)
+        elif key == "standing N":
+            # another player's order, set outside their turn (the server folds it in)
+            who = int(words[1]) - 1
+            if not 0 <= who < state.players:
+                raise _malformed(text, _("there is no player {player} to set a standing order for (players "
+                                         "1-{players})", player=words[1], players=state.players))
+            if who in standings:
+                raise _malformed(text, _("player {player}'s standing order is given twice", player=words[1]))
+            standings[who] = read_fire(words[2:], text, state.players)
         elif key == "standing":
             seen.add(key)
             standing = read_fire(words[1:], text, state.players)
@@ -181,7 +197,11 @@ def read_play(state: AlheimurState, text: str) -> Turn:
         moves = resolved
     moves.sort(key=lambda m: STEP[type(m)])
     at = tuple(sorted(fire_at.items(), key=lambda item: order.get(item[0], 99)))
-    return Turn(tuple(actions), tuple(moves), battles, fire, standing, at)
+    if state.current in standings:  # the mover's own, numbered: as 'standing ...'
+        if standing is not None:
+            raise _malformed(text, _("your standing order is given twice"))
+        standing = standings.pop(state.current)
+    return Turn(tuple(actions), tuple(moves), battles, fire, standing, at, tuple(sorted(standings.items())))
 
 
 def _up(mid: AlheimurState, launched: set, world: str, where: str, into: int):
@@ -215,26 +235,26 @@ def read_item(state: AlheimurState, word: str):
         zone = "S" if m[1] == "s" else world_key(m[1])
         size, fighter, marine = int(m[3]), m[2] == "f", int(m[4] or 0)
         if fighter and marine:
-            raise _malformed(word, "a fighter carries no marine (only transports do: T3+1)")
+            raise _malformed(word, _("a fighter carries no marine (only transports do: T3+1)"))
         if kind == "flip":
             if zone == "S":
-                raise IllegalTurnError(f"{quote(word)}: ships change status in an orbit, not in space")
+                raise IllegalTurnError(_("{word}: ships change status in an orbit, not in space", word=quote(word)))
             becomes = m[5] == "f"
             if becomes == fighter:
-                raise _malformed(word, f"{'a fighter' if fighter else 'a transport'} can only become "
-                                       f"{'a transport (=T)' if fighter else 'a fighter (=F)'}")
+                raise _malformed(word, _("a fighter can only become a transport (=T)") if fighter else
+                                 _("a transport can only become a fighter (=F)"))
             return Flip(zone, size, becomes)
         if kind == "land":
             if zone == "S" or fighter or not marine:
-                raise _malformed(word, "a marine lands from a transport in orbit, written like 2T3+1!c3")
+                raise _malformed(word, _("a marine lands from a transport in orbit, written like 2T3+1!c3"))
             return Land(zone, size, marine, territory(state, zone, m[5], word))
         dest = m[5]
         if re.fullmatch(r"[a-d][1-4]", dest):
             if zone == "S":
-                raise IllegalTurnError(f"{quote(word)}: a ship in space must fly to an orbit first")
+                raise IllegalTurnError(_("{word}: a ship in space must fly to an orbit first", word=quote(word)))
             return Return(zone, size, fighter, marine, territory(state, zone, dest, word))
         return Fly(zone, "S" if dest == "s" else world_key(dest), size, fighter, marine)
-    raise _malformed(word, "this is no expansion action or move")
+    raise _malformed(word, _("this is no expansion action or move"))
 
 
 def ship_text(zone: str, size: int, fighter: bool, marine: int = 0) -> str:
@@ -273,6 +293,7 @@ def play_text(turn: Turn) -> str:
     parts.extend(f"at {world} {fire_text(order)}" for world, order in turn.fire_at)
     if turn.standing is not None:
         parts.append("standing " + fire_text(turn.standing))
+    parts.extend(f"standing {player + 1} {fire_text(order)}" for player, order in turn.standings)
     return "; ".join(parts)
 
 
@@ -281,9 +302,9 @@ def read_place(text: str) -> Place:
     word = re.sub(r"(turned|180|t)$", "~", word) if not re.fullmatch(r"(n|s|e|w|ne|nw|se|sw)", word) else word
     at = read_place_text(word)
     if at is None:
-        raise MalformedTurnError(f"cannot read {quote(text)}: world building lays the card on a side of the "
-                                 "first card: n, s, e, w, ne, nw, se or sw, with '~' when turned half a turn "
-                                 "(such as 'e' or 'sw~')")
+        raise MalformedTurnError(_("cannot read {text}: world building lays the card on a side of the first card: "
+                                   "n, s, e, w, ne, nw, se or sw, with '~' when turned half a turn (such as 'e' or "
+                                   "'sw~')", text=quote(text)))
     return Place(*at)
 
 
@@ -295,15 +316,16 @@ def colonists_text(state: AlheimurState, turn: Colonists) -> str:
 def read_colonists(state: AlheimurState, text: str) -> Colonists:
     own = str(state.current + 1)
     if state.world(own) is None:
-        raise IllegalTurnError(f"starting colonists: player {own} has no world")
+        raise IllegalTurnError(_("starting colonists: player {player} has no world", player=own))
     placed = []
     for word in clean(text).lower().replace(",", " ").split():
         m = re.fullmatch(rf"{_WORLD}?{_TILE}[+:=]([1-3])", word)
         if not m:
-            raise MalformedTurnError(f"cannot read {quote(word)}: a starting colonist is a territory and a "
-                                     f"size, such as {own}a4+1; place three")
+            raise MalformedTurnError(_("cannot read {word}: a starting colonist is a territory and a size, such as "
+                                       "{example}; place three", word=quote(word), example=f"{own}a4+1"))
         if m[1] and world_key(m[1]) != own:
-            raise IllegalTurnError(f"{quote(word)}: starting colonists go on your own world, {own}")
+            raise IllegalTurnError(_("{word}: starting colonists go on your own world, {world}", word=quote(word),
+                                     world=own))
         placed.append((territory(state, own, m[2], word), int(m[3])))
     names = geometry(state.world(own).layout).names()
     placed.sort(key=lambda p: names.index(p[0]))

@@ -246,12 +246,30 @@ def render_text(diagram: Diagram) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class SeatSetting:
+    """A setting of one seat that its player may change at any time, also
+    outside their turn (by mail, on the web, through the API): ``name``
+    (one word, as players write it), what it decides (``description``),
+    an ``example`` value and the ``default`` value, all in the game's
+    notation.  The server keeps a change pending until the next turn
+    played, then folds it into that turn (``Notation.with_settings``), so
+    the record holds it and replays."""
+
+    name: str
+    description: str
+    example: str
+    default: str
+
+
 class Notation(ABC, Generic[S, T]):
     """Text in and out for one game."""
 
     game: Game[S, T]
     #: examples shown in help texts and error messages
     turn_examples: tuple[str, ...] = ()
+    #: the settings a player may change outside their turn (none by default)
+    seat_settings: tuple[SeatSetting, ...] = ()
 
     def example_turn(self, default: str | None = "...") -> str | None:
         """The game's first turn example, for help texts and error messages;
@@ -345,6 +363,35 @@ class Notation(ABC, Generic[S, T]):
     def player_label(self, player: int) -> str:
         """How the notation names a 0-based player."""
         return str(player + 1)
+
+    # -- settings a player changes outside their turn (``seat_settings``) ---
+    def read_setting(self, state: S, seat: int, name: str, text: str) -> str:
+        """The canonical value of setting ``name`` of 0-based ``seat`` as
+        written in ``text``; raise ``MalformedTurnError`` naming what is
+        wrong.  Only games with ``seat_settings`` are asked."""
+        raise NotImplementedError
+
+    def setting_of(self, state: S, seat: int, name: str) -> str:
+        """The value of setting ``name`` of ``seat`` in force in ``state``."""
+        raise NotImplementedError
+
+    def with_settings(self, state: S, turn: T, changes: Mapping[int, Mapping[str, str]]) -> T | None:
+        """``turn`` that also makes ``changes`` (by 0-based seat, setting
+        name, canonical value) before anything they decide happens in it; a
+        value the turn's mover wrote in the turn itself wins.  None when
+        this turn cannot carry them (then they wait for the next turn)."""
+        return None
+
+    def turn_settings(self, state: S, turn: T) -> Mapping[int, Mapping[str, str]]:
+        """The settings ``turn`` changes, by seat (a player's turn may
+        change only their own; the server checks)."""
+        return {}
+
+    def private_turn_text(self, text: str, mover: int, viewer: int | None) -> str:
+        """A turn's text (as written or canonical) as ``viewer`` (a 0-based
+        seat, None for anyone else) may read it while the game is on: a
+        game whose settings are secret drops the settings of other seats."""
+        return text
 
 
 @dataclass(frozen=True)

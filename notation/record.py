@@ -242,13 +242,23 @@ def _trim(chance_lists: list[list[Outcome]]) -> list[list[Outcome]]:
 
 
 # -- text -------------------------------------------------------------------
-def _rounds(record: Record, played: Replay, outcomes: list[list[Outcome]]) -> list[list[str]]:
+def _turn_seen(record: Record, text: str, mover: int, viewer: int | None | str) -> str:
+    """A turn's text as ``viewer`` reads it: in full for ``EVERYONE``,
+    else without other seats' secret settings (``Notation.private_turn_text``)."""
+    if viewer == EVERYONE:
+        return text
+    return record.kind.notation.private_turn_text(text, mover, viewer)  # type: ignore[arg-type]
+
+
+def _rounds(record: Record, played: Replay, outcomes: list[list[Outcome]],
+            viewer: int | None | str = EVERYONE) -> list[list[str]]:
     rounds: list[list[str]] = []
     last = None
     for number, (text, mover) in enumerate(zip(played.texts, played.movers), start=1):
         if not rounds or (last is not None and mover <= last):
             rounds.append([])
-        rounds[-1].append(_with_outcomes(text, outcomes[number] if number < len(outcomes) else []))
+        rounds[-1].append(_with_outcomes(_turn_seen(record, text, mover, viewer),
+                                         outcomes[number] if number < len(outcomes) else []))
         last = mover
     return rounds
 
@@ -276,7 +286,7 @@ def write_text(record: Record, viewer: int | None | str = EVERYONE) -> str:
     lines.append("")
     if outcomes and outcomes[0]:
         lines.append(f"0. {_outcomes_text(outcomes[0])}")
-    for number, turns in enumerate(_rounds(record, played, outcomes), start=1):
+    for number, turns in enumerate(_rounds(record, played, outcomes, viewer), start=1):
         lines.append(f"{number}. " + " | ".join(turns))
     lines.append(record.result)
     return "\n".join(lines) + "\n"
@@ -404,7 +414,8 @@ def to_json_data(record: Record, viewer: int | None | str = EVERYONE) -> dict[st
     for number, (text, mover) in enumerate(zip(played.texts, played.movers), start=1):
         if last is not None and mover <= last:
             round_number += 1
-        item: dict[str, Any] = {"round": round_number, "player": mover + 1, "turn": text}
+        item: dict[str, Any] = {"round": round_number, "player": mover + 1,
+                                "turn": _turn_seen(record, text, mover, viewer)}
         if number < len(outcomes) and outcomes[number]:
             item["chance"] = _outcomes_data(outcomes[number])
         rounds.append(item)

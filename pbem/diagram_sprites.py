@@ -9,7 +9,9 @@ operations moved to an even integer origin (so the sprite is the same wherever
 the group stands: the fractions of every coordinate are kept), drawn once
 on the background it stands on (a square's colour, white), and cropped to
 the pixels they change.  The sprite is pasted only where the picture still
-shows that plain background under it, or anywhere when the group covers
+shows that plain background under it (only its part on the picture, for
+a group that reaches past an edge: a caption line wider than the board),
+or anywhere when the group covers
 every pixel of its sprite whatever was under it (a map tile: it was drawn
 alike on two backgrounds); anywhere else (something drawn there before
 it), and for a group whose drawing would not fit its sprite, the group is
@@ -266,13 +268,19 @@ class Painter:
             left, top = ox + sprite.dx, oy + sprite.dy
             width, height = sprite.image.size
             box = (left, top, left + width, top + height)
+            image = sprite.image
             inside = left >= 0 and top >= 0 and box[2] <= self.width and box[3] <= self.height
+            if not inside:  # partly off the picture (a caption line wider than the board): its visible part
+                seen = (max(left, 0), max(top, 0), min(box[2], self.width), min(box[3], self.height))
+                if seen[0] < seen[2] and seen[1] < seen[3]:
+                    image = image.crop((seen[0] - left, seen[1] - top, seen[2] - left, seen[3] - top))
+                    box, inside = seen, True
             if inside and sprite.opaque:
-                self.core.paste(sprite.image.im, box)
+                self.core.paste(image.im, box)
                 return
             if inside:
                 found = self.image.crop(box).getcolors(1)  # None: more than one colour
                 if found is not None and found[0][1] == background:
-                    self.core.paste(sprite.image.im, box)
+                    self.core.paste(image.im, box)
                     return
         zones.png(self.draw, ops, dx, dy, self.font)

@@ -239,11 +239,31 @@ def _groups(diagram: Diagram, width: int, block: zones.Block | None, zones_top: 
     return found
 
 
+#: blocks of image memory Pillow keeps for the next image once one is freed
+#: (its default keeps none): a board is a fresh image of up to a few MB,
+#: and taking that memory from the system again for every picture cost a
+#: third of an Alheimur board's time.  Boards are at most about 4 MB
+#: (Pillow keeps 4 bytes a pixel), so this keeps at most about 32 MB.
+IMAGE_BLOCKS_KEPT = 8
+
+
+@lru_cache(maxsize=1)
+def _keep_image_memory() -> None:
+    """Let Pillow keep ``IMAGE_BLOCKS_KEPT`` freed blocks (more if
+    ``PILLOW_BLOCKS_MAX`` asked for more), once per process."""
+    from PIL import Image
+
+    if Image.core.get_blocks_max() < IMAGE_BLOCKS_KEPT:
+        Image.core.set_blocks_max(IMAGE_BLOCKS_KEPT)
+
+
 def png_image(diagram: Diagram, cached: bool = True) -> Any:
     """The diagram as a Pillow RGB image.  ``cached`` draws it from the
     cached empty board and sprites (``pbem.diagram_sprites``); without it
     every shape is drawn directly.  Both give the same pixels."""
     from PIL import ImageDraw
+
+    _keep_image_memory()
 
     width, height, block, zones_top, caption_top = _layout(diagram)
     font = _sized_font

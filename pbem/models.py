@@ -126,6 +126,9 @@ class Seat(SQLModel, table=True):
     answered_at: Optional[datetime] = Field(default=None, sa_type=UTCTime)
     bank_seconds: Optional[int] = None  # the player's time bank, in games that have one
     out_after: Optional[int] = None  # turns played when the player was put out on time (the out policy)
+    #: settings the player changed outside their turn, not yet in a turn (JSON text: name -> value;
+    #: ``pbem.services.seat_settings``); folded into the next turn played, then cleared
+    pending_settings: Optional[str] = Field(default=None, sa_type=Text)
 
 
 class Turn(SQLModel, table=True):

@@ -11,9 +11,9 @@ from sqlmodel import Session
 
 from engine.errors import PbemError
 from pbem.models import OPEN_STATUSES, Game, Player, Seat
-from pbem.play import Seated, kind_of, seated_players, title_of, turns_of
+from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, turns_of
 from notation.base import player_colour
-from pbem.services import gamestate, par, results, sweep, time_control, views
+from pbem.services import gamestate, par, results, seat_settings, sweep, time_control, views
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None,
@@ -95,7 +95,7 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
     seat = data.pop("_seat")
     played = turns_of(session, game)
     positions = views.turn_positions(session, game, seat, played)
-    data["turns"] = [turn_data(t, kind, positions[t.ply]) for t in played]
+    data["turns"] = [turn_data(t, kind, positions[t.ply], game, seat) for t in played]
     return data
 
 
@@ -110,7 +110,7 @@ def after_turn(session: Session, seated: Seated, viewer: Player, stored: list) -
     seat = data.pop("_seat")
     kind = kind_of(game)
     positions = views.turn_positions(session, game, seat, stored)
-    data["turns"] = [turn_data(t, kind, positions[t.ply]) for t in stored]
+    data["turns"] = [turn_data(t, kind, positions[t.ply], game, seat) for t in stored]
     return data
 
 
@@ -140,8 +140,19 @@ def _current(session: Session, game: Game, viewer: Player | None, seated: Seated
     data["legal_turns_cut"] = more
     data["turn_examples"] = list(kind.notation.turn_examples)
     data["can_claim"] = viewer is not None and sweep.claimable(session, game, viewer)
+    data["settings"] = _settings(session, game, viewer, seated)
     data["_seat"] = seat
     return data
+
+
+def _settings(session: Session, game: Game, viewer: Player | None, seated: Seated | None) -> list[dict[str, Any]]:
+    """The viewer's own settings they may change outside their turn
+    (``seat_settings``), as only they see them; none for a spectator or a
+    game without any, or once it is over."""
+    if viewer is None or game.status != "active" or not seat_settings.declared(game):
+        return []
+    seat = seated.seat_of(viewer) if seated is not None else seat_of(session, game, viewer)
+    return [] if seat is None else [item.to_dict() for item in seat_settings.shown_to(game, seat)]
 
 
 #: the game page and the API list at most this many legal turns (a game
@@ -154,15 +165,19 @@ def _time_control(game: Game) -> dict[str, Any] | None:
     return None if control is None else control.to_dict() | {"description": control.describe()}
 
 
-def turn_data(turn, kind, position: str) -> dict[str, Any]:
+def turn_data(turn, kind, position: str, game: Game | None = None, seat: int | None = None) -> dict[str, Any]:
     """One played turn; ``position`` is the position after it as the viewer
-    may see it (``views.turn_positions``)."""
+    may see it (``views.turn_positions``); with ``game``, its texts as the
+    viewer ``seat`` may read them (``views.turn_text``)."""
+    def text(written: str) -> str:
+        return written if game is None else views.turn_text(game, seat, turn.seat, written)
+
     return {
         "ply": turn.ply,
         "seat": turn.seat + 1,
         "player": kind.notation.player_label(turn.seat),
-        "text": turn.text,
-        "canonical": turn.canonical,
+        "text": text(turn.text),
+        "canonical": text(turn.canonical),
         "source": turn.source,
         "position": position,
         "created_at": turn.created_at,

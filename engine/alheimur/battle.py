@@ -24,6 +24,7 @@ from engine.alheimur.pieces import (
     AlheimurState, Battle, FireOrder, Ship, Shot,
 )
 from engine.base import ChanceEvent
+from engine.i18n import _
 from engine.errors import IllegalTurnError
 
 PURPOSES = ("attack", "defence")
@@ -39,10 +40,10 @@ def battle_order(state: AlheimurState, named: tuple[str, ...]) -> list[str]:
     here = sites(state)
     for name in named:
         if name not in here:
-            raise IllegalTurnError(f"fleet battle order: there is no battle in the orbit of world {name}; "
-                                   f"battles this turn: {' '.join(here) or 'none'}")
+            raise IllegalTurnError(_("fleet battle order: there is no battle in the orbit of world {world}; "
+                                     "battles this turn: {battles}", world=name, battles=" ".join(here) or _("none")))
     if len(set(named)) != len(named):
-        raise IllegalTurnError("fleet battle order: each world once")
+        raise IllegalTurnError(_("fleet battle order: each world once"))
     return list(named) + [w for w in here if w not in named]
 
 
@@ -69,10 +70,10 @@ def stages(state: AlheimurState, world_name: str) -> tuple[tuple[int, int], ...]
 def begin(state: AlheimurState, named: tuple[str, ...]) -> AlheimurState:
     """The turn's battles, or the state unchanged when there are none."""
     order = battle_order(state, named)
-    for world, _ in state.fire_at:
+    for world, _order in state.fire_at:
         if world not in order:
-            raise IllegalTurnError(f"fire at world {world}: there is no battle in its orbit; "
-                                   f"battles this turn: {' '.join(order) or 'none'}")
+            raise IllegalTurnError(_("fire at world {world}: there is no battle in its orbit; "
+                                     "battles this turn: {battles}", world=world, battles=" ".join(order) or _("none")))
     if not order:
         return state
     b = Battle(worlds=tuple(order[1:]), world=order[0], stages=stages(state, order[0]))
@@ -134,8 +135,11 @@ def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str]) -> A
     values = [int(d) for d in dice]
     if shot.hits < 0:
         hits = sum(1 for v in values if v >= threshold(shot.shooter, shot.target))
-        log.append(f"  {_name(shot.shooter)} fires at {_name(shot.target)}: {' '.join(dice)}, "
-                   f"{hits} hit{'s' if hits != 1 else ''}")
+        log.append("  " + str(_("{shooter} fires at {target}: {dice}, {hits} hits", shooter=_name(shot.shooter),
+                                target=_name(shot.target), dice=" ".join(dice), hits=hits)
+                              if hits != 1 else _("{shooter} fires at {target}: {dice}, 1 hit",
+                                                  shooter=_name(shot.shooter), target=_name(shot.target),
+                                                  dice=" ".join(dice))))
         if hits == 0:
             return replace(state, battle=replace(b, shot=None))
         return replace(state, battle=replace(b, shot=replace(shot, hits=hits)))
@@ -146,9 +150,10 @@ def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str]) -> A
     ships.remove(shot.target)
     state = state.with_world(world.with_ships(ships))
     result = reduce(state, shot.target, net)
-    note = f"  defence {' '.join(dice)}: {min(cancelled, shot.hits)} cancelled"
+    note = "  " + str(_("defence {dice}: {cancelled} cancelled", dice=" ".join(dice),
+                             cancelled=min(cancelled, shot.hits)))
     if net:
-        note += ", " + (f"now {_name(result)}" if result else "destroyed")
+        note += ", " + str(_("now {ship}", ship=_name(result)) if result else _("destroyed"))
     log.append(note)
     if result is not None:
         state = state.with_world(state.world(b.world).with_ships(ships + [result]))
@@ -176,9 +181,10 @@ def reduce(state: AlheimurState, ship: Ship, hits: int) -> Ship | None:
 
 
 def _name(ship: Ship) -> str:
-    kind = "fighter" if ship.fighter else "transport"
     cargo = f"+{ship.marine}" if ship.marine else ""
-    return f"{ship.owner + 1}'s {kind} {ship.size}{cargo}"
+    if ship.fighter:
+        return str(_("{player}'s fighter {size}", player=ship.owner + 1, size=f"{ship.size}{cargo}"))
+    return str(_("{player}'s transport {size}", player=ship.owner + 1, size=f"{ship.size}{cargo}"))
 
 
 def advance(state: AlheimurState, log: list[str]) -> AlheimurState:
@@ -207,20 +213,22 @@ def advance(state: AlheimurState, log: list[str]) -> AlheimurState:
             back = [p for p in ((cur + k) % n for k in range(n)) if p in b.fired_upon]
             firing = tuple((s, b.attacker) for p in back for s in firing_order([x for x in world.ships if x.owner == p]))
             if firing:
-                log.append(f" Step {_step_no(state, b) + 1} at world {b.world}: return fire at player {b.attacker + 1}")
+                log.append(" " + str(_("Step {step} at world {world}: return fire at player {player}",
+                                       step=_step_no(state, b) + 1, world=b.world, player=b.attacker + 1)))
             state = replace(state, battle=replace(b, firing=firing, returning=True, fired_upon=()))
             continue
         if b.stages:
             (attacker, step), rest = b.stages[0], b.stages[1:]
             mine = firing_order([s for s in world.ships if s.owner == attacker])
             if mine:
-                log.append(f" Step {step} at world {b.world}: player {attacker + 1} fires")
+                log.append(" " + str(_("Step {step} at world {world}: player {player} fires", step=step,
+                                       world=b.world, player=attacker + 1)))
             state = replace(state, battle=replace(b, stages=rest, attacker=attacker, returning=False, fired_upon=(),
                                                   firing=tuple((s, -1) for s in mine)))
             continue
         if b.worlds:
             name = b.worlds[0]
-            log.append(f"Fleet battle at world {name}")
+            log.append(str(_("Fleet battle at world {world}", world=name)))
             state = replace(state, battle=Battle(worlds=b.worlds[1:], world=name, stages=stages(state, name)))
             continue
         return replace(state, battle=None)

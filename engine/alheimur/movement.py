@@ -27,14 +27,17 @@ from engine.alheimur.pieces import (
     STEP, AlheimurState, Board, Flip, Fly, Land, Launch, Migrate, Move, Pyramid, Return, Ship,
 )
 from engine.alheimur.worlds import geometry
+from engine.i18n import N_, _
 from engine.errors import IllegalTurnError
 
-STEP_NAMES = {1: "migrate", 2: "launch/return", 3: "change status", 4: "land", 5: "board", 6: "fly"}
+STEP_NAMES = {1: N_("migrate"), 2: N_("launch/return"), 3: N_("change status"), 4: N_("land"), 5: N_("board"),
+              6: N_("fly")}
 SPACE = "S"
 
 
 def _ship_text(size: int, fighter: bool, marine: int = 0) -> str:
-    return f"{'fighter' if fighter else 'transport'} of {size}" + (f" carrying a marine of {marine}" if marine else "")
+    text = str(_("fighter of {size}", size=size) if fighter else _("transport of {size}", size=size))
+    return text + (" " + str(_("carrying a marine of {size}", size=marine)) if marine else "")
 
 
 def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> AlheimurState:
@@ -46,10 +49,10 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
     budget: dict[str, int] = {}
     for m in moves:
         s = STEP[type(m)]
-        where = f"movement step {s} ({STEP_NAMES[s]})"
+        where = _("movement step {step} ({name})", step=s, name=_(STEP_NAMES[s]))
         if s < step:
-            raise IllegalTurnError(f"{where}: comes after step {step} ({STEP_NAMES[step]}); "
-                                   "moves are played in step order 1 to 6")
+            raise IllegalTurnError(_("{where}: comes after step {step} ({name}); moves are played in step order "
+                                     "1 to 6", where=where, step=step, name=_(STEP_NAMES[step])))
         if s != step:
             acted.clear()
             step = s
@@ -61,8 +64,8 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
             continue
         world = state.world(m.world)
         if world is None:
-            raise IllegalTurnError(f"{where}: there is no world {m.world}; "
-                                   f"the worlds are {' '.join(w.name for w in state.worlds)}")
+            raise IllegalTurnError(_("{where}: there is no world {world}; the worlds are {worlds}", where=where,
+                                     world=m.world, worlds=" ".join(w.name for w in state.worlds)))
         geo = geometry(world.layout)
         pieces = dict(world.pieces)
         ships = list(world.ships)
@@ -70,18 +73,20 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
 
         def empty(t: str) -> None:
             if t not in names:
-                raise IllegalTurnError(f"{where}: world {world.name} has no territory {t}; "
-                                       f"its territories are {' '.join(names)}")
+                raise IllegalTurnError(_("{where}: world {world} has no territory {territory}; its territories are "
+                                         "{names}", where=where, world=world.name, territory=t, names=" ".join(names)))
             if t in pieces:
-                raise IllegalTurnError(f"{where}: {t} on world {world.name} is occupied")
+                raise IllegalTurnError(_("{where}: {territory} on world {world} is occupied", where=where, territory=t,
+                                         world=world.name))
 
         def own(t: str) -> Pyramid:
             if t not in names:
-                raise IllegalTurnError(f"{where}: world {world.name} has no territory {t}; "
-                                       f"its territories are {' '.join(names)}")
+                raise IllegalTurnError(_("{where}: world {world} has no territory {territory}; its territories are "
+                                         "{names}", where=where, world=world.name, territory=t, names=" ".join(names)))
             p = pieces.get(t)
             if p is None or p.owner != player:
-                raise IllegalTurnError(f"{where}: you have no pyramid on {t} of world {world.name}")
+                raise IllegalTurnError(_("{where}: you have no pyramid on {territory} of world {world}", where=where,
+                                         territory=t, world=world.name))
             return p
 
         def take_ship(size: int, fighter: bool, marine: int, moved_key: tuple | None = None) -> Ship:
@@ -93,91 +98,110 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
                     ships.remove(ship)
                     return ship
             what = _ship_text(size, fighter, marine)
-            raise IllegalTurnError(f"{where}: you have no {what} in the orbit of world {world.name}"
-                                   + (" that has not already acted in this step" if moved_key else ""))
+            if moved_key:
+                raise IllegalTurnError(_("{where}: you have no {ship} in the orbit of world {world} that has not "
+                                         "already acted in this step", where=where, ship=what, world=world.name))
+            raise IllegalTurnError(_("{where}: you have no {ship} in the orbit of world {world}", where=where,
+                                     ship=what, world=world.name))
 
         if isinstance(m, Migrate):
             p = own(m.start)
             if p.invader or p.size == 3:
-                raise IllegalTurnError(f"{where}: only one- and two-pip colonists migrate; "
-                                       f"{m.start} holds {'an invader' if p.invader else 'a spaceport'}")
+                raise IllegalTurnError(_("{where}: only one- and two-pip colonists migrate; {territory} holds an "
+                                         "invader", where=where, territory=m.start) if p.invader else
+                                       _("{where}: only one- and two-pip colonists migrate; {territory} holds a "
+                                         "spaceport", where=where, territory=m.start))
             if acted[(world.name, m.start)]:
-                raise IllegalTurnError(f"{where}: the colonist on {m.start} has already migrated this turn")
+                raise IllegalTurnError(_("{where}: the colonist on {territory} has already migrated this turn",
+                                         where=where, territory=m.start))
             empty(m.end)
             if m.end not in geo.adjacent[m.start]:
-                raise IllegalTurnError(f"{where}: {m.end} is not adjacent to {m.start}; "
-                                       f"adjacent: {' '.join(sorted(geo.adjacent[m.start]))}")
+                raise IllegalTurnError(_("{where}: {end} is not adjacent to {start}; adjacent: {names}", where=where,
+                                         end=m.end, start=m.start, names=" ".join(sorted(geo.adjacent[m.start]))))
             del pieces[m.start]
             pieces[m.end] = p
             acted[(world.name, m.end)] += 1
-            log.append(f"World {world.name}: {m.start} migrates to {m.end}")
+            log.append(str(_("World {world}: {start} migrates to {end}", world=world.name, start=m.start, end=m.end)))
         elif isinstance(m, (Launch, Return)):
             if budget.get(world.name, 0) <= 0:
-                raise IllegalTurnError(f"{where}: each spaceport of yours on world {world.name} launches or "
-                                       "returns once, and none is left for this one")
+                raise IllegalTurnError(_("{where}: each spaceport of yours on world {world} launches or returns "
+                                         "once, and none is left for this one", where=where, world=world.name))
             budget[world.name] -= 1
             if isinstance(m, Launch):
                 if m.as_ not in ("F", "T", "M"):
-                    raise IllegalTurnError(f"{where}: a launched colonist becomes a fighter (F), a transport (T) "
-                                           "or a marine (M)")
+                    raise IllegalTurnError(_("{where}: a launched colonist becomes a fighter (F), a transport (T) "
+                                             "or a marine (M)", where=where))
                 p = own(m.territory)
                 if p.invader:
-                    raise IllegalTurnError(f"{where}: {m.territory} holds an invader; only colonists launch")
+                    raise IllegalTurnError(_("{where}: {territory} holds an invader; only colonists launch",
+                                             where=where, territory=m.territory))
                 del pieces[m.territory]
                 if m.as_ == "M":
                     if m.into < p.size:
-                        raise IllegalTurnError(f"{where}: a marine of {p.size} needs a transport of {p.size} or more")
+                        raise IllegalTurnError(_("{where}: a marine of {size} needs a transport of {size} or more",
+                                                 where=where, size=p.size))
                     take_ship(m.into, False, 0)
                     ships.append(Ship(player, m.into, False, p.size))
-                    log.append(f"World {world.name}: {m.territory} launches as a marine on a transport of {m.into}")
+                    log.append(str(_("World {world}: {territory} launches as a marine on a transport of {size}",
+                                     world=world.name, territory=m.territory, size=m.into)))
                 else:
                     ships.append(Ship(player, p.size, m.as_ == "F"))
-                    log.append(f"World {world.name}: {m.territory} launches as a "
-                               f"{'fighter' if m.as_ == 'F' else 'transport'} of {p.size}")
+                    log.append(str(_("World {world}: {territory} launches as a {ship}", world=world.name,
+                                     territory=m.territory, ship=_ship_text(p.size, m.as_ == "F"))))
             else:
                 empty(m.territory)
                 if m.marine:
                     ship = take_ship(m.size, False, m.marine)
                     pieces[m.territory] = Pyramid(player, ship.marine)
                     ships.append(replace(ship, marine=0))
-                    log.append(f"World {world.name}: the marine of a transport of {m.size} returns to {m.territory}")
+                    log.append(str(_("World {world}: the marine of a transport of {size} returns to {territory}",
+                                     world=world.name, size=m.size, territory=m.territory)))
                 else:
                     ship = take_ship(m.size, m.fighter, 0)
                     pieces[m.territory] = Pyramid(player, ship.size)
-                    log.append(f"World {world.name}: a {_ship_text(m.size, m.fighter)} returns to {m.territory}")
+                    log.append(str(_("World {world}: a {ship} returns to {territory}", world=world.name,
+                                     ship=_ship_text(m.size, m.fighter), territory=m.territory)))
         elif isinstance(m, Flip):
             ship = take_ship(m.size, not m.fighter, 0, moved_key=(world.name,))
             new = replace(ship, fighter=m.fighter)
             ships.append(new)
             acted[(world.name, new)] += 1
-            log.append(f"World {world.name}: a {_ship_text(m.size, not m.fighter)} turns "
-                       f"{'fighter' if m.fighter else 'transport'}")
+            log.append(str(_("World {world}: a {ship} turns fighter", world=world.name,
+                             ship=_ship_text(m.size, not m.fighter)) if m.fighter else
+                           _("World {world}: a {ship} turns transport", world=world.name,
+                             ship=_ship_text(m.size, not m.fighter))))
         elif isinstance(m, Land):
             if m.marine < 1:
-                raise IllegalTurnError(f"{where}: name the marine that lands (a transport of {m.size} carrying it)")
+                raise IllegalTurnError(_("{where}: name the marine that lands (a transport of {size} carrying it)",
+                                         where=where, size=m.size))
             ship = take_ship(m.size, False, m.marine)
             empty(m.territory)
             ships.append(replace(ship, marine=0))
             mine = [p for p in pieces.values() if p.owner == player]
             invader = not any(not p.invader for p in mine)
             pieces[m.territory] = Pyramid(player, ship.marine, invader)
-            log.append(f"World {world.name}: a marine of {ship.marine} lands on {m.territory} as "
-                       f"{'an invader' if invader else 'a colonist'}")
+            log.append(str(_("World {world}: a marine of {size} lands on {territory} as an invader",
+                             world=world.name, size=ship.marine, territory=m.territory) if invader else
+                           _("World {world}: a marine of {size} lands on {territory} as a colonist",
+                             world=world.name, size=ship.marine, territory=m.territory)))
             if invader and len(mine) >= 1:
                 for t, p in list(pieces.items()):
                     if p.owner == player:
                         pieces[t] = replace(p, invader=False)
-                log.append(f"World {world.name}: two or more invaders of one colour turn upright")
+                log.append(str(_("World {world}: two or more invaders of one colour turn upright", world=world.name)))
         elif isinstance(m, Board):
             p = own(m.territory)
             if not p.invader:
-                raise IllegalTurnError(f"{where}: {m.territory} holds a colonist; only invaders board")
+                raise IllegalTurnError(_("{where}: {territory} holds a colonist; only invaders board", where=where,
+                                         territory=m.territory))
             if m.into < p.size:
-                raise IllegalTurnError(f"{where}: an invader of {p.size} needs a transport of {p.size} or more")
+                raise IllegalTurnError(_("{where}: an invader of {size} needs a transport of {size} or more",
+                                         where=where, size=p.size))
             ship = take_ship(m.into, False, 0)
             del pieces[m.territory]
             ships.append(replace(ship, marine=p.size))
-            log.append(f"World {world.name}: the invader on {m.territory} boards a transport of {m.into}")
+            log.append(str(_("World {world}: the invader on {territory} boards a transport of {size}",
+                             world=world.name, territory=m.territory, size=m.into)))
         state = state.with_world(replace(world.with_pieces(pieces), ships=tuple(sorted(ships))))
     return state
 
@@ -190,26 +214,30 @@ def _used(ships: list[Ship], ship: Ship, acted: Counter, key: tuple) -> bool:
 def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str]) -> AlheimurState:
     player = state.current
     if (m.start == SPACE) == (m.end == SPACE):
-        raise IllegalTurnError(f"{where}: a ship flies from an orbit to space or from space to an orbit")
+        raise IllegalTurnError(_("{where}: a ship flies from an orbit to space or from space to an orbit",
+                                 where=where))
     for name in (m.start, m.end):
         if name != SPACE and state.world(name) is None:
-            raise IllegalTurnError(f"{where}: there is no world {name}; the worlds are "
-                                   f"{' '.join(w.name for w in state.worlds)}")
+            raise IllegalTurnError(_("{where}: there is no world {world}; the worlds are {worlds}", where=where,
+                                     world=name, worlds=" ".join(w.name for w in state.worlds)))
     ship = Ship(player, m.size, m.fighter, 0 if m.fighter else m.marine)
     source = list(state.space) if m.start == SPACE else list(state.world(m.start).ships)
     have = source.count(ship)
     if have - acted[(m.start, ship)] <= 0:
-        place = "space" if m.start == SPACE else f"the orbit of world {m.start}"
-        extra = " that has not already flown in this step" if have else ""
-        raise IllegalTurnError(f"{where}: you have no {_ship_text(m.size, m.fighter, ship.marine)} in {place}{extra}")
+        place = _("space") if m.start == SPACE else _("the orbit of world {world}", world=m.start)
+        what = _ship_text(m.size, m.fighter, ship.marine)
+        if have:
+            raise IllegalTurnError(_("{where}: you have no {ship} in {place} that has not already flown in this step",
+                                     where=where, ship=what, place=place))
+        raise IllegalTurnError(_("{where}: you have no {ship} in {place}", where=where, ship=what, place=place))
     source.remove(ship)
     state = _put(state, m.start, source)
     target = list(state.space) if m.end == SPACE else list(state.world(m.end).ships)
     state = _put(state, m.end, target + [ship])
     acted[(m.end, ship)] += 1
-    log.append(f"A {_ship_text(m.size, m.fighter, ship.marine)} flies from "
-               f"{'space' if m.start == SPACE else 'orbit ' + m.start} to "
-               f"{'space' if m.end == SPACE else 'orbit ' + m.end}")
+    log.append(str(_("A {ship} flies from {start} to {end}", ship=_ship_text(m.size, m.fighter, ship.marine),
+                     start=_("space") if m.start == SPACE else _("orbit {world}", world=m.start),
+                     end=_("space") if m.end == SPACE else _("orbit {world}", world=m.end))))
     return state
 
 

@@ -82,9 +82,12 @@ class FireOrder:
     hold: bool = False
     players: tuple[int, ...] = ()
     transports: bool = False
+    #: another player's order as a player's view shows it (hidden while the game is on)
+    hidden: bool = False
 
 
 DEFAULT_ORDER = FireOrder()
+HIDDEN_ORDER = FireOrder(hidden=True)
 
 
 # -- turns --------------------------------------------------------------
@@ -210,7 +213,9 @@ class Turn:
     named follow in world order), the fire of the current player in them
     (None: the standing order), and a new standing order (None: keep);
     ``fire_at``: the fire at named worlds, over ``fire`` there (by world
-    order)."""
+    order); ``standings``: new standing orders of other players, each
+    (0-based player, order), set outside their turn and folded into this
+    one by the server (by player order)."""
 
     expansion: tuple[Union[Expand, Civilize], ...] = ()
     moves: tuple[Move, ...] = ()
@@ -218,6 +223,7 @@ class Turn:
     fire: FireOrder | None = None
     standing: FireOrder | None = None
     fire_at: tuple[tuple[str, FireOrder], ...] = ()
+    standings: tuple[tuple[int, FireOrder], ...] = ()
 
 
 AlheimurTurn = Union[Place, Colonists, Turn]

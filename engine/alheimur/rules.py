@@ -9,12 +9,14 @@ from typing import Any, Iterator, Mapping, Sequence
 from engine.alheimur import battle, setup
 from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
+    HIDDEN_ORDER,
     LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn,
 )
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import expand, last_round_owed, survive
 from engine.alheimur.turns import play_turns
 from engine.base import ChanceEvent, Game, Result, standings
+from engine.i18n import _
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 
 #: what the server hides while the game is on: unturned cards, orbit cards
@@ -68,9 +70,9 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
             raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
         if state.phase != "battle":
             if event.purpose == "lot":
-                log.append(f"Lot: {outcome[0]}")
+                log.append(str(_("Lot: {outcome}", outcome=outcome[0])))
             if event.purpose == "first":
-                log.append(f"Lot: player {outcome[0]} plays first")
+                log.append(str(_("Lot: player {player} plays first", player=outcome[0])))
             return setup.apply_outcome(state, outcome)
         state = battle.apply_roll(state, outcome, log)
         state = battle.advance(state, log)
@@ -101,17 +103,17 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         """``apply``, writing what happened (every survival check, move and
         shot) into ``log``."""
         if state.phase == "over":
-            raise GameOverError("the game is over; no more turns")
+            raise GameOverError(_("the game is over; no more turns"))
         if self.chance(state) is not None:
-            raise IllegalTurnError("the game waits for chance (the server settles it)")
+            raise IllegalTurnError(_("the game waits for chance (the server settles it)"))
         if state.phase == "build":
             if not isinstance(turn, Place):
-                raise IllegalTurnError(f"world building: lay the card {state.card} next to the world "
-                                       "(a place such as 'e' or 'sw~')")
+                raise IllegalTurnError(_("world building: lay the card {card} next to the world "
+                                         "(a place such as 'e' or 'sw~')", card=state.card))
             return setup.apply_place(state, turn)
         if state.phase == "colonists":
             if not isinstance(turn, Colonists):
-                raise IllegalTurnError("setup: place your three starting colonists")
+                raise IllegalTurnError(_("setup: place your three starting colonists"))
             return setup.apply_colonists(state, turn)
         if not isinstance(turn, Turn):
             raise IllegalTurnError(f"not an Alheimur turn in play: {shown(turn)}")
@@ -122,17 +124,21 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         state = survive(state, log)
         if state.last_round is None and len(state.in_play(state.current)) >= LAST_ROUND_AT:
             owed = last_round_owed(state)
-            log.append(f"Player {state.current + 1} has {len(state.in_play(state.current))} pyramids in play: "
-                       "the last round begins")
+            log.append(str(_("Player {player} has {count} pyramids in play: the last round begins",
+                             player=state.current + 1, count=len(state.in_play(state.current)))))
             state = replace(state, last_round=(state.current,) + owed)
         state = move(state, turn.moves, log)
         orders = state.orders
         if turn.standing is not None:
             orders = tuple(turn.standing if p == state.current else o for p, o in enumerate(orders))
+        for player, order in turn.standings:  # set outside their turn: in force for this turn's battles
+            if not 0 <= player < state.players:
+                raise IllegalTurnError(f"there is no player {player + 1} to set a standing order for")
+            orders = tuple(order if p == player else o for p, o in enumerate(orders))
         state = replace(state, fire=turn.fire, fire_at=turn.fire_at, orders=orders)
         state = battle.begin(state, turn.battles)
         if state.battle is not None:
-            log.append(f"Fleet battle at world {state.battle.world}")
+            log.append(str(_("Fleet battle at world {world}", world=state.battle.world)))
             state = battle.advance(state, log)
         return self._after_battles(state)
 
@@ -166,12 +172,14 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
     def view(self, state: AlheimurState, player: int | None) -> AlheimurState:
         """Everyone sees the worlds and the card being laid; nobody sees the
         unturned cards of the piles, the extra piles or the orbit cards until
-        the game is over."""
+        the game is over; each player sees only their own standing fire
+        order (a spectator none)."""
         if state.phase == "over":
             return state
         piles = tuple(tuple(HIDDEN for _ in pile) for pile in state.piles)
         worlds = tuple(replace(w, orbit_card=HIDDEN) for w in state.worlds)
-        return replace(state, piles=piles, worlds=worlds)
+        orders = tuple(o if p == player else HIDDEN_ORDER for p, o in enumerate(state.orders))
+        return replace(state, piles=piles, worlds=worlds, orders=orders)
 
 
 def end_turn(state: AlheimurState) -> AlheimurState:

@@ -22,6 +22,7 @@ from engine.alheimur.worlds import (
     COMPASS, COMPASS_NAME, finish, fits, geometry, placements, playable, swapped, swaps,
 )
 from engine.base import ChanceEvent
+from engine.i18n import _
 from engine.errors import IllegalTurnError
 
 #: a card a view does not show
@@ -198,16 +199,16 @@ def apply_place(state: AlheimurState, turn: Place) -> AlheimurState:
     options = placements(state.building, state.card)
     if (turn.x, turn.y, turn.turned) not in options:
         allowed = ", ".join(place_text(*o) for o in options)
-        raise IllegalTurnError(f"world building: {state.card} cannot be laid at "
-                               f"{place_text(turn.x, turn.y, turn.turned) if (turn.x, turn.y) in COMPASS_NAME else (turn.x, turn.y)}"
-                               f"; {_why(state, turn)}allowed: {allowed}")
+        at = place_text(turn.x, turn.y, turn.turned) if (turn.x, turn.y) in COMPASS_NAME else (turn.x, turn.y)
+        raise IllegalTurnError(_("world building: {card} cannot be laid at {place}; {why}allowed: {allowed}",
+                                 card=state.card, place=at, why=_why(state, turn), allowed=allowed))
     return lay(state, turn.x, turn.y, turn.turned)
 
 
 def _why(state: AlheimurState, turn: Place) -> str:
     if not fits(state.building, turn.x, turn.y):
-        return "the cards must touch along an edge and make a 2 x 2 rectangle; "
-    return "where the card can form a region with a territory already there, it must; "
+        return str(_("the cards must touch along an edge and make a 2 x 2 rectangle; "))
+    return str(_("where the card can form a region with a territory already there, it must; "))
 
 
 def colonist_turns(state: AlheimurState) -> Iterator[Colonists]:
@@ -224,19 +225,19 @@ def colonist_turns(state: AlheimurState) -> Iterator[Colonists]:
 def apply_colonists(state: AlheimurState, turn: Colonists) -> AlheimurState:
     world = state.world(world_name(state.current))
     if world is None:
-        raise IllegalTurnError(f"starting colonists: player {state.current + 1} has no world")
+        raise IllegalTurnError(_("starting colonists: player {player} has no world", player=state.current + 1))
     names = geometry(world.layout).names()
     where = [t for t, _ in turn.placed]
     if len(turn.placed) != 3:
-        raise IllegalTurnError(f"starting colonists: place exactly three, not {len(turn.placed)}")
+        raise IllegalTurnError(_("starting colonists: place exactly three, not {count}", count=len(turn.placed)))
     for t, size in turn.placed:
         if t not in names:
-            raise IllegalTurnError(f"starting colonists: world {world.name} has no territory {t}; "
-                                   f"its territories are {' '.join(names)}")
+            raise IllegalTurnError(_("starting colonists: world {world} has no territory {territory}; its "
+                                     "territories are {names}", world=world.name, territory=t, names=" ".join(names)))
         if size not in SIZES:
-            raise IllegalTurnError(f"starting colonists: a pyramid has 1, 2 or 3 pips, not {size}")
+            raise IllegalTurnError(_("starting colonists: a pyramid has 1, 2 or 3 pips, not {size}", size=size))
     if len(set(where)) != 3:
-        raise IllegalTurnError("starting colonists: three different territories, one pyramid in each")
+        raise IllegalTurnError(_("starting colonists: three different territories, one pyramid in each"))
     pieces = {t: Pyramid(state.current, size) for t, size in turn.placed}
     state = state.with_world(world.with_pieces(pieces))
     if state.current + 1 < state.players:

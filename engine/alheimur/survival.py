@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from engine.alheimur.pieces import SIZES, AlheimurState, Civilize, Expand, Pyramid, World
 from engine.alheimur.worlds import geometry
+from engine.i18n import _
 from engine.errors import IllegalTurnError
 
 #: pips -> (fewest, most) neighbours a colonist survives with
@@ -29,47 +30,53 @@ def expand(state: AlheimurState, actions: tuple, log: list[str]) -> AlheimurStat
     allowed = [w.name for w in state.worlds if w.has(player)]
     done: set[str] = set()
     for action in actions:
-        where = f"expansion on world {action.world}"
+        where = _("expansion on world {world}", world=action.world)
         world = state.world(action.world)
         if world is None:
-            raise IllegalTurnError(f"{where}: there is no world {action.world}; "
-                                   f"the worlds are {' '.join(w.name for w in state.worlds)}")
+            raise IllegalTurnError(_("{where}: there is no world {world}; the worlds are {worlds}", where=where,
+                                     world=action.world, worlds=" ".join(w.name for w in state.worlds)))
         if action.world not in allowed:
-            raise IllegalTurnError(f"{where}: you have no pyramids there; you may act on "
-                                   f"{' '.join(allowed) or 'no world'}")
+            raise IllegalTurnError(_("{where}: you have no pyramids there; you may act on {worlds}", where=where,
+                                     worlds=" ".join(allowed) or _("no world")))
         if action.world in done:
-            raise IllegalTurnError(f"{where}: one action per world, and world {action.world} already had one")
+            raise IllegalTurnError(_("{where}: one action per world, and world {world} already had one", where=where,
+                                     world=action.world))
         done.add(action.world)
         names = geometry(world.layout).names()
         if action.territory not in names:
-            raise IllegalTurnError(f"{where}: no territory {action.territory}; "
-                                   f"the territories are {' '.join(names)}")
+            raise IllegalTurnError(_("{where}: no territory {territory}; the territories are {names}", where=where,
+                                     territory=action.territory, names=" ".join(names)))
         if action.size not in SIZES:
-            raise IllegalTurnError(f"{where}: a pyramid has 1, 2 or 3 pips, not {action.size}")
+            raise IllegalTurnError(_("{where}: a pyramid has 1, 2 or 3 pips, not {size}", where=where, size=action.size))
         stash = state.stash(player)
         pieces = dict(world.pieces)
         here = pieces.get(action.territory)
         if isinstance(action, Expand):
             if here is not None:
-                raise IllegalTurnError(f"{where}: {action.territory} is occupied; expand into an empty territory")
+                raise IllegalTurnError(_("{where}: {territory} is occupied; expand into an empty territory", where=where,
+                                         territory=action.territory))
             if not stash[action.size]:
-                raise IllegalTurnError(f"{where}: no {action.size}-pip pyramid left in your stash")
+                raise IllegalTurnError(_("{where}: no {size}-pip pyramid left in your stash", where=where,
+                                         size=action.size))
             pieces[action.territory] = Pyramid(player, action.size)
-            log.append(f"World {world.name}: expand {action.territory} with a {action.size}")
+            log.append(str(_("World {world}: expand {territory} with a {size}", world=world.name,
+                             territory=action.territory, size=action.size)))
         elif isinstance(action, Civilize):
             if here is None or here.owner != player:
-                raise IllegalTurnError(f"{where}: you have no pyramid on {action.territory} to civilize")
+                raise IllegalTurnError(_("{where}: you have no pyramid on {territory} to civilize", where=where,
+                                         territory=action.territory))
             if abs(here.size - action.size) != 1:
-                raise IllegalTurnError(f"{where}: civilize changes a pyramid by one size; "
-                                       f"{here.size} pips can become "
-                                       f"{' or '.join(str(s) for s in SIZES if abs(s - here.size) == 1)}")
+                raise IllegalTurnError(_("{where}: civilize changes a pyramid by one size; {size} pips can become "
+                                         "{sizes}", where=where, size=here.size,
+                                         sizes=str(_(" or ")).join(str(s) for s in SIZES if abs(s - here.size) == 1)))
             if not stash[action.size]:
-                raise IllegalTurnError(f"{where}: no {action.size}-pip pyramid left in your stash, "
-                                       "so this civilize action is not possible")
+                raise IllegalTurnError(_("{where}: no {size}-pip pyramid left in your stash, so this civilize "
+                                         "action is not possible", where=where, size=action.size))
             pieces[action.territory] = replace(here, size=action.size)
-            log.append(f"World {world.name}: civilize {action.territory} from {here.size} to {action.size}")
+            log.append(str(_("World {world}: civilize {territory} from {old} to {new}", world=world.name,
+                             territory=action.territory, old=here.size, new=action.size)))
         else:
-            raise IllegalTurnError(f"{where}: an action is expand or civilize")
+            raise IllegalTurnError(_("{where}: an action is expand or civilize", where=where))
         state = state.with_world(world.with_pieces(pieces))
     return state
 
@@ -87,24 +94,28 @@ def check_world(world: World, log: list[str] | None = None) -> World:
         if p.invader and counts[p.owner] >= 2:
             pieces[name] = replace(p, invader=False)
             if log is not None:
-                log.append(f"World {world.name}: the invader on {name} turns upright (two or more of its colour)")
+                log.append(str(_("World {world}: the invader on {territory} turns upright (two or more of its "
+                                 "colour)", world=world.name, territory=name)))
     dying = []
     notes = []
     for name, p in sorted(pieces.items()):
         if p.invader:
             support = [s for s in world.ships if s.owner == p.owner and not s.fighter and s.size >= p.size]
             ok = bool(support)
-            notes.append(f"{name} invader {p.size}: {'supported' if ok else 'no transport of ' + str(p.size) + '+ in orbit'}")
+            notes.append(str(_("{territory} invader {size}: supported", territory=name, size=p.size) if ok else
+                             _("{territory} invader {size}: no transport of {size}+ in orbit", territory=name,
+                               size=p.size)))
         else:
             n = sum(1 for other in geo.adjacent[name] if other in pieces)
             low, high = BOUNDS[p.size]
             ok = low <= n <= high
-            notes.append(f"{name} {p.size}: {n} neighbours (needs {low}-{high})")
+            notes.append(str(_("{territory} {size}: {count} neighbours (needs {low}-{high})", territory=name,
+                               size=p.size, count=n, low=low, high=high)))
         if not ok:
             dying.append(name)
-            notes[-1] += " dies"
+            notes[-1] += " " + str(_("dies"))
     if log is not None:
-        log.append(f"World {world.name} survival: " + "; ".join(notes))
+        log.append(str(_("World {world} survival: {notes}", world=world.name, notes="; ".join(notes))))
     for name in dying:
         del pieces[name]
     return world.with_pieces(pieces)

@@ -56,6 +56,7 @@ def document() -> dict[str, Any]:
         ("Puzzle", schemas.PuzzleOut), ("PuzzleGame", schemas.PuzzleGameOut), ("PuzzleDetail", schemas.PuzzleDetailOut),
         ("ChallengePlayer", schemas.ChallengePlayerOut), ("Challenge", schemas.ChallengeOut),
         ("ScheduleIn", schemas.ScheduleIn), ("VacationIn", schemas.VacationIn), ("Schedule", schemas.ScheduleOut),
+        ("Setting", schemas.SettingOut), ("SettingIn", schemas.SettingIn),
     ):
         spec.components.schema(name, schema=schema)
     many = lambda name: {"type": "array", "items": name}  # noqa: E731
@@ -95,6 +96,21 @@ def document() -> dict[str, Any]:
                         "description": "the clicks so far, in order: squares (a1), zone items (#3) or words"}],
         "responses": _responses("the next possible clicks and the turns completed", None,
                                 ("400", "401", "403", "404"))}})
+    spec.path("/games/{game_id}/turns/{ply}", parameters=[_GAME_ID, {
+        "name": "ply", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}],
+        operations={"get": {"summary": "one turn played (1 for the first), with the game's report of it "
+                                       "(every check, die and hit) in games that report one",
+                            "responses": _responses("the turn", "Turn", ("401", "403", "404"))}})
+    spec.path("/games/{game_id}/settings", parameters=[_GAME_ID], operations={"get": {
+        "summary": "your settings in the game that you may change at any time, also outside your turn "
+                   "(Alheimur: your standing fire order); only you see them; none for most games",
+        "responses": _responses("your settings", many("Setting"), ("401", "403", "404"))}})
+    spec.path("/games/{game_id}/settings/{name}", parameters=[_GAME_ID, {
+        "name": "name", "in": "path", "required": True, "schema": {"type": "string"}}], operations={"put": {
+        "summary": "change one of your settings, whoever's turn it is: it takes effect in the next turn played "
+                   "(by anyone), which records it",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": "SettingIn"}}},
+        "responses": _responses("the setting", "Setting", ("400", "401", "403", "404", "409"))}})
     spec.path("/games/{game_id}/record", parameters=[_GAME_ID], operations={"get": {
         "summary": "the game record, as text (default) or JSON",
         "parameters": [{"name": "format", "in": "query", "schema": {"type": "string", "enum": ["text", "json"]}}],

@@ -19,11 +19,11 @@ from pbem.api.auth import api_player, api_player_seated
 from pbem.db import get_session
 from pbem.json_errors import error_response
 from pbem.play import game_for_player, kind_of
-from pbem.services import games, puzzles, sweep, turns, views
+from pbem.services import games, puzzles, seat_settings, sweep, turns, views
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
 from pbem.services.turns import too_long
-from pbem.services.errors import BadInput, ServiceError
+from pbem.services.errors import BadInput, NotFound, ServiceError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 log = logging.getLogger(__name__)
@@ -82,7 +82,17 @@ def _invalid(error: _Invalid):
 
 
 def _detail(game, player) -> dict[str, Any]:
-    return schemas.GameDetailOut().dump(present.detail(get_session(), game, player))
+    data = present.detail(get_session(), game, player)
+    if views.has_reports(game):
+        data["report"] = _report(game, data, game.ply)
+    return schemas.GameDetailOut().dump(data)
+
+
+def _report(game, data: dict[str, Any], ply: int) -> str:
+    """The game's report of turn ``ply`` (``views.turn_report``) as the
+    viewer of ``data`` (``present.detail``) sees it; "" for none."""
+    seat = data.get("your_seat")
+    return views.turn_report(get_session(), game, None if seat is None else seat - 1, ply) if ply > 0 else ""
 
 
 # -- discovery ---------------------------------------------------------------
@@ -180,7 +190,53 @@ def submit(game_id: str):
     done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
     # the game as after the turn, from the rows the turn read; its turns are those this turn stored
     answer = present.after_turn(session, done.seated, player, [done.turn, *done.skipped])
+    if views.has_reports(done.game):  # what happened in each turn stored (every check, die and hit)
+        for item in answer["turns"]:
+            item["report"] = _report(done.game, answer, item["ply"])
+        answer["report"] = answer["turns"][-1]["report"] if answer["turns"] else ""
     return jsonify(_TURN_ANSWER.dump(answer)), 201
+
+
+@bp.get("/games/<game_id>/turns/<ply>")
+def show_turn(game_id: str, ply: str):
+    """One turn played (1 for the first) with the game's report of it."""
+    player = api_player()
+    session = get_session()
+    game, seat = game_for_player(session, game_id, player)
+    number = int(ply) if ply.isdigit() and len(ply) < 10 else -1
+    if not 1 <= number <= game.ply:
+        raise NotFound(f"game {game.id} has no turn {ply}: its turns are numbered 1 to {game.ply}"
+                       if game.ply else f"game {game.id} has no turn played yet")
+    data = present.detail(session, game, player)
+    item = next(t for t in data["turns"] if t["ply"] == number)
+    if views.has_reports(game):
+        item["report"] = views.turn_report(session, game, seat.number, number)
+    return jsonify(schemas.TurnOut().dump(item))
+
+
+@bp.get("/games/<game_id>/settings")
+def list_settings(game_id: str):
+    """Your settings in the game that you may change at any time."""
+    player = api_player()
+    session = get_session()
+    game, seat = game_for_player(session, game_id, player)
+    return jsonify(schemas.SettingOut(many=True).dump([s.to_dict() for s in seat_settings.shown_to(game, seat)]))
+
+
+@bp.put("/games/<game_id>/settings/<name>")
+def change_setting(game_id: str, name: str):
+    """Change one of your settings, whoever's turn it is: in force from the
+    next turn played."""
+    player = api_player()
+    session = get_session()
+    game, _ = game_for_player(session, game_id, player)  # 404, 403 before the body
+    example = next((s.example for s in seat_settings.declared(game) if s.name == name), "...")
+    body = _body(_SETTING_IN, '{"value": "%s"}' % example)
+    changed = seat_settings.change(session, game_id, player, name, body["value"])
+    return jsonify(schemas.SettingOut().dump(changed.to_dict()))
+
+
+_SETTING_IN = schemas.SettingIn()
 
 
 _TURN_IN = schemas.TurnIn()  # made once: loading and dumping keep no state in a schema

@@ -193,6 +193,25 @@ class TurnOut(Schema):
     source = fields.String(metadata={"description": "web, api, email or cli"})
     position = fields.String(metadata={"description": "the position after the turn"})
     created_at = fields.DateTime()
+    report = fields.String(metadata={
+        "description": "what happened in the turn, line by line (every check, die and hit), in games that "
+                       "report their turns (absent in others); given by GET /games/{game_id}/turns/{ply} and in "
+                       "the answer to a turn played"})
+
+
+class SettingOut(Schema):
+    name = fields.String(metadata={"description": "the setting, as written in 'set <name> <value>'"})
+    description = fields.String()
+    example = fields.String(metadata={"description": "a value, such as 'fire 3 t' (Alheimur's fire order)"})
+    default = fields.String()
+    value = fields.String(metadata={"description": "the value in force now"})
+    pending = fields.String(allow_none=True, metadata={
+        "description": "your change not yet in force: it takes effect in the next turn played (by anyone)"})
+
+
+class SettingIn(Schema):
+    value = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                          metadata={"description": "the new value, in the game's notation", "example": "hold"})
 
 
 class GameDetailOut(GameOut):
@@ -208,6 +227,11 @@ class GameDetailOut(GameOut):
     turn_examples = fields.List(fields.String())
     turns = fields.List(fields.Nested(TurnOut))
     can_claim = fields.Boolean(metadata={"description": "you may claim the win: the player to move ran out of time"})
+    settings = fields.List(fields.Nested(SettingOut), metadata={
+        "description": "your settings that you may change at any time, also outside your turn "
+                       "(PUT /games/{game_id}/settings/{name}); only you see them; none for most games"})
+    report = fields.String(metadata={
+        "description": "what happened in the last turn played, in games that report their turns (absent in others)"})
 
 
 class PreviewOut(Schema):

@@ -39,7 +39,7 @@ from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player,
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import gamestate, puzzles, turns, vacations, views
+from pbem.services import gamestate, puzzles, seat_settings, turns, vacations, views
 from pbem.services.par import name_of, par_text
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 
@@ -135,7 +135,20 @@ address; it identifies you and the game), one command per line:
 Only the first command in your mail is used; quoted text below it is ignored.
 To %(robot)s (no game): help, games, new <game> with <addresses>,
 puzzles, puzzle <number>.%(guide)s""", example=example if kind is not None else gettext("a turn"), resign=resign,
-                   draw=draw, robot=settings.robot_address, guide=guide)
+                   draw=draw, robot=settings.robot_address, guide=guide) + _settings_help(kind)
+
+
+def _settings_help(kind) -> str:
+    """The ``set`` and ``settings`` commands, for a game whose players may
+    change settings outside their turn: each setting with its example."""
+    declared = tuple(kind.notation.seat_settings) if kind is not None else ()
+    if not declared:
+        return ""
+    lines = ["", "", gettext("At any time, also when it is not your turn:"),
+             "  settings           " + gettext("your settings in this game (only you see them)")]
+    for setting in declared:
+        lines.append(f"  set {setting.name} {setting.example}".ljust(21) + " " + setting.description)
+    return "\n".join(lines)
 
 
 def _plain_help(settings: MailSettings) -> str:
@@ -312,6 +325,39 @@ def decline(ctx: Context, cmd: c.Command) -> None:
     lifecycle.decline(ctx.session, game.id, ctx.player)
 
 
+def set_setting(ctx: Context, cmd: c.Command) -> None:
+    """``set <name> <value>``: change a setting the game lets a player change
+    at any time (``pbem.services.seat_settings``), whoever's turn it is."""
+    game = ctx.game
+    changed = seat_settings.change(ctx.session, game.id, ctx.player, cmd.setting, cmd.argument, commit=False)
+    ctx.claim()
+    if changed.pending is None:
+        text = gettext('Your %(name)s in game %(id)s is %(value)s.', name=changed.setting.name, id=game.id,
+                       value=changed.value)
+    else:
+        text = gettext('Your %(name)s in game %(id)s becomes %(value)s when the next turn is played (by anyone); '
+                       'only you see it.', name=changed.setting.name, id=game.id, value=changed.pending)
+    ctx.reply(text, board=False)
+    ctx.commit()
+
+
+def settings_(ctx: Context, cmd: c.Command) -> None:
+    """``settings``: the sender's settings in the game, as only they see them."""
+    game = ctx.game
+    seat = ctx.seat_row if ctx.seat_row is not None and ctx.seat_row.game_id == game.id else seat_of(
+        ctx.session, game, ctx.player)
+    shown = seat_settings.shown_to(game, seat) if seat is not None else []
+    ctx.claim()
+    if not shown:
+        ctx.reply(gettext('Game %(id)s has no settings to change outside a turn.', id=game.id), board=False)
+    else:
+        ctx.reply(gettext('Your settings in game %(id)s (only you see them):', id=game.id) + "\n\n"
+                  + seat_settings.describe(shown) + "\n\n"
+                  + gettext('Change one by replying, for example: %(usage)s', usage=seat_settings.usage(game)),
+                  board=False)
+    ctx.commit()
+
+
 def help_(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
     text = _game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else _plain_help(ctx.settings)
@@ -440,6 +486,8 @@ COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
     c.PUZZLE: puzzle,
     c.PUZZLES: puzzle_list,
     c.VACATION: vacations.by_mail,
+    c.SET: set_setting,
+    c.SETTINGS: settings_,
     c.ACCEPT: accept,
     c.DECLINE: decline,
 }

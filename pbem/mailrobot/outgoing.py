@@ -64,14 +64,15 @@ REPLY_KINDS = ("reply", "error")
 MOVE_LIST_PLIES = 200
 
 
-def move_list(session: Session, game: Game, ply: int) -> str:
-    """The turns played up to ``ply``, in canonical notation (public to
-    every player: a turn as played, never a hidden position)."""
+def move_list(session: Session, game: Game, ply: int, seat: int | None = None) -> str:
+    """The turns played up to ``ply``, in canonical notation as ``seat``
+    may read them (``views.turn_text``: a turn as played, never a hidden
+    position or another seat's secret setting)."""
     turns = [t for t in turns_of(session, game) if t.ply <= ply]
     if not turns:
         return ""
     shown = turns[-MOVE_LIST_PLIES:]
-    words = [f"{t.ply}. {t.canonical}" for t in shown]
+    words = [f"{t.ply}. {views.turn_text(game, seat, t.seat, t.canonical)}" for t in shown]
     lead = gettext("Moves") if len(shown) == len(turns) else gettext("Moves (the last %(num)s)", num=len(shown))
     return gettext("%(lead)s: %(moves)s", lead=lead, moves="  ".join(words))
 
@@ -154,7 +155,7 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
             report = turn_report(session, game, seat, ply) if row.kind in REPORT_KINDS else ""
             if report:
                 extra.append(report)
-            moves = move_list(session, game, ply)
+            moves = move_list(session, game, ply, seat)
             if moves:
                 extra.append(moves)
             deadline = deadline_line(game) if game.deadline else ""

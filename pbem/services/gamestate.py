@@ -285,3 +285,36 @@ def _typed(column: Any, value: Any) -> Any:
     """A bound parameter of ``value`` typed as ``column`` (a moment is
     stored and compared as the column stores it)."""
     return bindparam(None, value, type_=column.type)
+
+
+@functools.cache
+def _pending_statement(active: bool):
+    """``set_pending_settings``'s conditional UPDATE of a seat, built once."""
+    from pbem.models import Seat  # the seats table: the game's own row is not touched
+
+    seats, games = Seat.__table__.c, Game.__table__.c
+    text = seats.pending_settings.type  # typed, so that PostgreSQL knows a NULL's type
+    conditions = [seats.id == bindparam("_id"),
+                  seats.pending_settings.is_not_distinct_from(bindparam("_old", type_=text))]
+    if active:
+        conditions.append(select(games.id).where(games.id == seats.game_id, games.status == ACTIVE).exists())
+    return update(Seat.__table__).where(*conditions).values(pending_settings=bindparam("_new", type_=text))
+
+
+def set_pending_settings(session: Session, seat: Any, expected: str | None, new: str | None,
+                         active: bool = True) -> bool:
+    """Write a seat's pending settings (``Seat.pending_settings``: changes
+    its player made outside their turn, ``pbem.services.seat_settings``)
+    only if they are still ``expected`` as read (and, with ``active``, the
+    game is still on): a compare-and-set, so a change is never lost between
+    a player setting a value and a turn folding the earlier one in.  A turn
+    clears what it folded this way in its own transaction, after its claim
+    (``active`` False: the turn may just have ended the game); a change made
+    meanwhile stays pending for the next turn.  False when the seat's
+    settings changed (or the game is no longer on); nothing is written."""
+    done = session.connection().execute(_pending_statement(active),
+                                        {"_id": seat.id, "_old": expected, "_new": new})
+    if done.rowcount != 1:
+        return False
+    set_committed_value(seat, "pending_settings", new)
+    return True

@@ -24,7 +24,7 @@ from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
 from pbem.play import Seated, game_for_player, kind_of, load_game, load_seated, settled, state_of
-from pbem.services import gamestate, notify, sweep, time_control
+from pbem.services import gamestate, notify, seat_settings, sweep, time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
 
@@ -62,6 +62,8 @@ class Preview:
     state: Any
     game_id: int | None = None
     ply: int | None = None
+    #: the seats whose pending settings the turn folded in, with them as read (``seat_settings``)
+    folded: tuple[tuple[int, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,10 @@ def _game_and_seat(session: Session, game_id: Any, player: Player, seat: Seat | 
     return game, seat
 
 
-def _play(game: Game, seat_number: int, text: Any) -> Preview:
+def _play(game: Game, seat_number: int, text: Any, seats: list[Seat] | None = None) -> Preview:
+    """``text`` checked and applied for ``seat_number``; with ``seats``
+    (the game's, as read for a turn to be stored), their pending settings
+    folded into the turn (``seat_settings``)."""
     if game.status != ACTIVE:
         raise GameNotActive(gettext('game %(id)s is %(status)s; no more turns can be played', id=game.id, status=gettext(game.status)))
     if not isinstance(text, str):
@@ -134,13 +139,20 @@ def _play(game: Game, seat_number: int, text: Any) -> Preview:
         raise NotYourTurn(
             gettext('it is not your turn in game %(id)s: %(who)s is to move, and you are player %(seat_number)s', id=game.id, who=who, seat_number=kind.notation.player_label(seat_number))
         )
+    folded: tuple[tuple[int, str | None], ...] = ()
     try:
         turn = kind.notation.parse_turn(state, text)
+        seat_settings.refuse_others(game, state, turn, seat_number)
+        changes = seat_settings.changes_of(seats or ())
+        carried = kind.notation.with_settings(state, turn, changes) if changes else None
+        if carried is not None:  # else they wait for a turn that can carry them
+            turn = carried
+            folded = tuple((seat.number, seat.pending_settings) for seat in seats or () if seat.number in changes)
         canonical = kind.notation.format_turn(state, turn)
         after = kind.rules.apply(state, turn)
     except PbemError as error:
         raise BadTurn(for_players(str(error), kind.notation.format_position(state))) from None
-    return Preview(text, canonical, kind.notation.format_position(after), after, game.id, game.ply)
+    return Preview(text, canonical, kind.notation.format_position(after), after, game.id, game.ply, folded)
 
 
 def _example(game: Game) -> str:
@@ -172,8 +184,10 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         seated = load_seated(session, game_id, player)  # NotFound, Forbidden
     game, seat = seated.game, seated.seat_of(player)
     check_seen(game, seen)
-    if played is None or (played.text, played.game_id, played.ply) != (text, game.id, game.ply):
-        played = _play(game, seat.number, text)
+    seats = [row for row, _ in seated.seats]
+    if (played is None or (played.text, played.game_id, played.ply) != (text, game.id, game.ply)
+            or seat_settings.changes_of(seats)):  # a preview folds in no one's pending settings
+        played = _play(game, seat.number, text, seats)
     now = utcnow()
     # chance decides what the turn left open (a draw, a roll), from the seed
     state, happened = settled(game, played.state, seen + 1)
@@ -196,13 +210,16 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     def rows() -> list[Any]:  # the turn and its mail, written with the claim (the game as advanced)
         time_control.bank_after_turn(session, game, seat, now, started)  # the seat's bank: flushed at the commit
         pending: list[Any] = [turn, *skipped]
-        notify.position(session, game, lazy_gettext("%(name)s played %(turn)s.", name=player.display_name, turn=played.canonical), actor=player,
+        public = kind_of(game).notation.private_turn_text(played.canonical, seat.number, None)
+        notify.position(session, game, lazy_gettext("%(name)s played %(turn)s.", name=player.display_name, turn=public), actor=player,
                         seated=seated, pending=pending)
         return pending
 
-    if not gamestate.advance(session, game, seen, values, rows, last_write=True):
+    # the claim and its rows are the whole transaction unless folded settings are cleared after it
+    if not gamestate.advance(session, game, seen, values, rows, last_write=not played.folded):
         session.rollback()
         session.refresh(game)
         raise moved_on(game, seen)
+    seat_settings.clear_folded(session, seats, dict(played.folded))
     session.commit()
     return Submitted(game, turn, tuple(skipped), seated)

@@ -29,6 +29,7 @@ from sqlmodel import Session, select
 
 from engine.base import Game as Rules
 from engine.base import settle_from_seed
+from engine.errors import PbemError
 from notation import record as record_format
 from notation import registry
 from notation.base import Notation
@@ -146,6 +147,22 @@ def of_preview(game: Game, seat: int | None, preview: Any) -> View:
     return _view(game, seat, None, preview.state, preview.position)
 
 
+def has_reports(game: Game) -> bool:
+    """True when the game's notation reports what happened in a turn
+    (``Notation.turn_report``)."""
+    return type(kind_of(game).notation).turn_report is not Notation.turn_report
+
+
+def turn_text(game: Game, seat: int | None, mover: int, text: str) -> str:
+    """A turn's text (as written or canonical) played by 0-based
+    ``mover``, as ``seat`` may read it: while the game is on, without the
+    settings of other seats a game keeps secret (``Notation.private_turn_text``:
+    Alheimur's standing orders); once it is over, as stored."""
+    if shows_everything(game):
+        return text
+    return kind_of(game).notation.private_turn_text(text, mover, seat)
+
+
 def turn_report(session: Session, game: Game, seat: int | None, ply: int) -> str:
     """What happened in turn ``ply`` (1 for the first) as the game's
     notation reports it (``Notation.turn_report``: every player may see
@@ -154,16 +171,18 @@ def turn_report(session: Session, game: Game, seat: int | None, ply: int) -> str
     no report or the turn is not stored.  ``seat`` is the viewer (a report
     names only what every player sees, so it is the same for all)."""
     notation = kind_of(game).notation
-    if type(notation).turn_report is Notation.turn_report or ply < 1:
+    if not has_reports(game) or ply < 1:
         return ""
     before = _stored_at(session, game, ply - 1)
     turn = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.ply == ply)).first()
     if before is None or turn is None:
         return ""
     state = state_of(game, before)
-    played = notation.parse_turn(state, turn.canonical)
     outcomes = [tuple(event["values"]) for event in turn.chance or ()]
-    return notation.turn_report(state, played, outcomes)
+    try:
+        return notation.turn_report(state, notation.parse_turn(state, turn.canonical), outcomes)
+    except PbemError:  # a stored turn that does not replay from the position before it: no report, no error page
+        return ""
 
 
 def ranking(game: Game) -> list[tuple[int, ...]]:

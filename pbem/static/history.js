@@ -1,7 +1,9 @@
 // Progressive enhancement for following a game back: the step buttons, the
 // move list and the arrow keys (Home: the start, End: now) change the board
 // shown without reloading the page.  Without JavaScript the same links load
-// the page at that turn (?ply=N).  Every word shown comes from the page.
+// the page at that turn (?ply=N).  Every word shown comes from the page; a
+// game that reports its turns shows the report of the turn stepped to,
+// fetched as text.
 (function () {
   var nav = document.getElementById("history");
   var board = document.getElementById("board");
@@ -12,6 +14,25 @@
   var position = document.getElementById("position");
   var png = document.getElementById("board-png");
   var txt = document.getElementById("board-txt");
+  var report = document.getElementById("turn-report");
+  var asked = 0;  // the last report asked for: an answer to an earlier step is dropped
+
+  function showReport(ply) {
+    if (!report) return;
+    var title = document.getElementById("turn-report-title");
+    var text = document.getElementById("turn-report-text");
+    var mine = ++asked;
+    if (ply === 0) { report.hidden = true; return; }
+    fetch(report.dataset.report.replace("{ply}", ply), { credentials: "same-origin" })
+      .then(function (answer) { return answer.ok ? answer.text() : ""; })
+      .then(function (body) {
+        if (mine !== asked) return;
+        title.textContent = report.dataset.title.replace("{n}", ply);
+        text.textContent = body;
+        report.hidden = !body;
+      })
+      .catch(function () { if (mine === asked) report.hidden = true; });
+  }
 
   function boardUrl(ply, ext) {
     return nav.dataset.board.replace("{ply}.svg", ply + "." + ext);
@@ -30,6 +51,7 @@
     board.alt = "";
     if (png) png.href = boardUrl(ply, "png");
     if (txt) txt.href = boardUrl(ply, "txt");
+    showReport(ply);
     var text = ply === 0 ? nav.dataset.atStart : nav.dataset.atTurn.replace("{n}", ply).replace("{last}", last);
     where.textContent = text + (ply === last ? nav.dataset.now : "");
     document.querySelectorAll("a.ply").forEach(function (link) {

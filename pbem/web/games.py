@@ -15,7 +15,7 @@ from pbem import diagrams, present, records
 from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
-from pbem.services import games, guides, puzzles, sweep, turns, views
+from pbem.services import games, guides, puzzles, seat_settings, sweep, turns, views
 from pbem.services.bot_seats import offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
@@ -120,7 +120,7 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
     legend = sight.legend() if sight is not None else ((), 0)
     report = views.turn_report(session, game, seat.number, shown) if sight is not None else ""
     return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
-                           turn_report=report,
+                           turn_report=report, has_reports=views.has_reports(game),
                            preview=preview, preview_svg=preview_svg, shown=shown,
                            shown_position=sight.position if sight is not None else None,
                            legend_lines=legend[0], start_position=_viewed_position(session, game, seat.number, 0), guide=guides.link(game.kind),
@@ -169,7 +169,8 @@ def play(game_id: str):
         if failure.status in (403, 404):
             raise
         return _game_page(game_id, turn_text=text, error=failure.message, status=failure.status)
-    flash(gettext('You played %(canonical)s.', canonical=done.turn.canonical))
+    mine = views.turn_text(done.game, done.turn.seat, done.turn.seat, done.turn.canonical)  # not others' settings
+    flash(gettext('You played %(canonical)s.', canonical=mine))
     return redirect(url_for("games.show", game_id=done.game.id))
 
 
@@ -201,6 +202,26 @@ def _resign_page(game_id: str, *, error: str | None = None, status: int = 200):
         return _game_page(game_id, error=f"game {game.id} is {game.status}, so you cannot resign", status=409)
     return render_template("resign.html", game=present.summary(get_session(), game, current_player()),
                            error=error), status
+
+
+@bp.post("/games/<game_id>/settings")
+@sign_in_required
+def change_setting(game_id: str):
+    """A setting the player may change at any time (``seat_settings``),
+    from the small form on the game page."""
+    try:
+        changed = seat_settings.change(get_session(), game_id, current_player(), request.form.get("name", ""),
+                                       request.form.get("value", ""))
+    except ServiceError as failure:
+        if failure.status in (403, 404):
+            raise
+        return _game_page(game_id, error=failure.message, status=failure.status)
+    if changed.pending is None:
+        flash(gettext('Your %(name)s is %(value)s.', name=changed.setting.name, value=changed.value))
+    else:
+        flash(gettext('Your %(name)s becomes %(value)s when the next turn is played (by anyone); only you see it.',
+                      name=changed.setting.name, value=changed.pending))
+    return redirect(url_for("games.show", game_id=game_id))
 
 
 @bp.post("/games/<game_id>/<action>")
@@ -250,6 +271,21 @@ def board(game_id: str, ply: int, fmt: str):
     except PbemError:
         abort(404)
     response = Response(body, mimetype=diagrams.FORMATS[fmt])
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
+
+
+@bp.get("/games/<game_id>/report/<int:ply>.txt")
+@sign_in_required
+def report(game_id: str, ply: int):
+    """The game's report of turn ``ply`` as plain text (empty for the start
+    or a game without reports): what the page's history stepping shows
+    under the board of the turn stepped to."""
+    session = get_session()
+    game, seat = game_for_player(session, game_id, current_player())
+    if game.position is None or not 0 <= ply <= game.ply:
+        abort(404)
+    response = Response(views.turn_report(session, game, seat.number, ply), mimetype="text/plain")
     response.headers["Cache-Control"] = "private, max-age=86400"
     return response
 
