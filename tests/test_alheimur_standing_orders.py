@@ -326,3 +326,38 @@ def test_a_game_played_from_its_deal_replays_from_its_record_with_an_order_set_o
         assert played.final.orders[1] == FireOrder(hold=True)
         assert "standing 2 hold" in views.record_text(session, done.game, 1)  # bob's own
         assert "standing 2" not in views.record_text(session, done.game, 0)  # not alice's
+
+
+def test_a_turn_that_folds_in_a_pending_order_and_clears_it_is_one_transaction(offered, app):
+    """On PostgreSQL a turn is usually one statement with no transaction
+    around it (``pbem.late_begin``); a turn that clears the orders it
+    folded in writes after its claim, so both go in one transaction."""
+    from sqlalchemy import event
+
+    from pbem.db import get_session
+    from pbem.services.accounts import player_for_email
+    from pbem.services.seat_settings import change
+
+    engine = app.extensions["pbem_engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("transactions are watched on PostgreSQL (set PBEM_TEST_POSTGRES_URL)")
+    from psycopg.pq import TransactionStatus
+
+    game_id, _alice, _bob = battle_game(app)
+    with app.app_context():
+        session = get_session()
+        change(session, game_id, player_for_email(session, "bob@example.org"), "fire", "hold")
+    claims: list[bool] = []
+
+    def watch(_conn, cursor, statement, *_args):
+        if statement.lstrip().startswith("WITH"):
+            claims.append(cursor.connection.info.transaction_status != TransactionStatus.IDLE)
+
+    event.listen(engine, "after_cursor_execute", watch)
+    try:
+        alice_plays(app, game_id)
+    finally:
+        event.remove(engine, "after_cursor_execute", watch)
+    _game, seats, turns = rows(app, game_id)
+    assert claims == [True]  # the claim ran inside the transaction that then cleared bob's order
+    assert "standing 2 hold" in turns[-1].canonical and seats[1].pending_settings is None
