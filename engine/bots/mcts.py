@@ -68,20 +68,36 @@ def settle_randomly(game: Game, state: Any, rng: random.Random) -> Any:
 MAX_TURNS = 3000
 
 
-def turns_of(game: Game, state: Any) -> list[Any]:
-    """The legal turns the bot considers (the first ``MAX_TURNS`` when the
-    game lists them lazily with ``iter_turns``); none when the position
-    (a view) cannot say."""
+#: in a playout, a game that lists its turns lazily is read up to this many
+#: (its first, smallest turns): a playout is a rough guess, and reading
+#: thousands of turns at every ply of every playout cost minutes a turn
+PLAYOUT_TURNS = 100
+
+
+def turns_of(game: Game, state: Any, limit: int = MAX_TURNS) -> list[Any]:
+    """The legal turns the bot considers (the first ``limit`` when the game
+    lists them lazily with ``iter_turns``); none when the position (a view)
+    cannot say."""
     try:
         lazily = getattr(game, "iter_turns", None)
         if lazily is not None:
-            return list(islice(lazily(state), MAX_TURNS))
+            return list(islice(lazily(state), limit))
         return game.legal_turns(state)
     except PbemError:
         return []
 
 
-_turns = turns_of
+def _remembered(known: dict[Any, list[Any]], game: Game, state: Any) -> list[Any]:
+    """``turns_of`` a position, read once per search for positions met
+    again (the root, above all); positions that cannot be hashed are read
+    each time."""
+    try:
+        found = known.get(state)
+    except TypeError:
+        return turns_of(game, state)
+    if found is None:
+        found = known[state] = turns_of(game, state)
+    return found
 
 
 def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
@@ -92,6 +108,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     root = Node(totals=[0.0] * players)
     start = time.process_time()
     done = 0
+    known: dict[Any, list[Any]] = {}
     for done in range(1, playouts + 1):
         state = hooks.determinize(game, view, seat, rng)
         node, path = root, [root]
@@ -102,7 +119,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             mover = game.to_move(state)
             if mover is None:
                 break
-            turns = _turns(game, state)
+            turns = _remembered(known, game, state)
             if not turns:
                 break
             untried = [t for t in turns if t not in node.children]
@@ -151,7 +168,7 @@ def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int
         mover = game.to_move(state)
         if mover is None or (ply >= hooks.playout_plies and mover == seat):
             break
-        turns = _turns(game, state)
+        turns = turns_of(game, state, PLAYOUT_TURNS)
         if not turns:
             break
         turn = hooks.playout_turn(game, state, turns, rng)
