@@ -29,6 +29,7 @@ the whole module."""
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import os
@@ -132,12 +133,26 @@ def deal_seed(seed: int) -> str:
     return f"{seed:064x}"
 
 
+def made_clicks(notation, state, clicks: tuple[str, ...]) -> tuple[int, ...]:
+    """Which of a turn's ``clicks`` the player makes (their indexes): not
+    those the rules force, which the page makes for them (the only next
+    click, with no whole turn yet, once the player has started)."""
+    made = [0]
+    for index in range(1, len(clicks)):
+        answer = notation.click_options(state, clicks[:index])
+        if not (answer.next == (clicks[index],) and not answer.complete):
+            made.append(index)
+    return tuple(made)
+
+
+@functools.cache
 def planned_game(name: str, seeds: int) -> tuple[str | None, list[tuple[int, str, tuple[str, ...]]]]:
     """The shortest of ``seeds`` seeded random games of ``name`` for two
     (with at least ``LEAST`` turns), played to the end: its deal seed (None
     for a game without chance) and each turn as (seat to move, canonical
-    text, clicks), the turn picked among the first ``FIRST_TURNS`` legal
-    turns, chance settled from the deal seed as the server settles it."""
+    text, clicks, the indexes of the clicks the player makes), the turn
+    picked among the first ``FIRST_TURNS`` legal turns, chance settled from
+    the deal seed as the server settles it."""
     from engine.base import settle_from_seed
     from notation import registry
     from notation.clicks import lazy_turns
@@ -161,7 +176,18 @@ def planned_game(name: str, seeds: int) -> tuple[str | None, list[tuple[int, str
         if rules.is_over(state) and len(turns) >= LEAST and (best is None or len(turns) < len(best[1])):
             best = (dealt, turns)
     assert best is not None, f"no {name} game of {seeds} seeded ones ended"
-    return best
+    dealt, turns = best
+    if dealt:
+        state = settle_from_seed(rules, rules.seeded_state(2, {}, dealt), dealt, 0)[0]
+    else:
+        state = rules.initial_state(2)
+    made = []
+    for ply, (seat, text, clicks) in enumerate(turns):
+        made.append((seat, text, clicks, made_clicks(notation, rules.view(state, seat), clicks)))
+        state = rules.apply(state, notation.parse_turn(state, text))
+        if dealt:
+            state = settle_from_seed(rules, state, dealt, ply + 1)[0]
+    return dealt, made
 
 
 def pixels(png: bytes) -> list:
@@ -227,8 +253,28 @@ class Server:
         return found
 
 
-def click_turn(page, clicks: tuple[str, ...], text: str, look: bool, phone: bool) -> None:
-    """Build the turn ``text`` by its clicks on the page, then play it;
+def make_clicks(page, clicks: tuple[str, ...], made: tuple[int, ...], first: int, look: bool) -> None:
+    """The player's clicks from their ``first`` on; after each, the page
+    shows the clicks so far, with those it made itself after it; ``look``:
+    the first click on the board is seen marked in a screenshot."""
+    play_area = page.locator("#click-play")
+    marked = not look
+    for step in range(first, len(made)):
+        click = clicks[made[step]]
+        on_board = not marked and page.locator(f'.click-cell.can[data-click="{click}"]').count() > 0
+        page.locator(f'.click-cell.can[data-click="{click}"], #click-buttons button[data-click="{click}"]').first.click()
+        upto = made[step + 1] if step + 1 < len(made) else len(clicks)
+        expect(play_area).to_have_attribute("data-clicked", " ".join(clicks[:upto]))
+        if on_board:
+            shot = page.locator(".click-layer").screenshot()
+            assert has_colour_near(shot, (66, 165, 245), 60) or has_colour_near(shot, (255, 111, 0), 60), \
+                "no clicked or clickable square is marked on the board"
+            marked = True
+
+
+def click_turn(page, clicks: tuple[str, ...], made: tuple[int, ...], text: str, look: bool, phone: bool) -> None:
+    """Build the turn ``text`` by its clicks on the page (the player makes
+    those at the indexes ``made``, the page the others), then play it;
     ``look``: screenshots are looked at, and the preview waited for."""
     play_area = page.locator("#click-play")
     expect(play_area).to_be_visible()
@@ -239,17 +285,15 @@ def click_turn(page, clicks: tuple[str, ...], text: str, look: bool, phone: bool
         if phone:
             box = layer.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, "the board does not fit the phone"
-    marked = not look
-    for index, click in enumerate(clicks):
-        cell = page.locator(f'.click-cell.can[data-click="{click}"]')
-        on_board = not marked and cell.count() > 0
-        page.locator(f'.click-cell.can[data-click="{click}"], #click-buttons button[data-click="{click}"]').first.click()
-        expect(play_area).to_have_attribute("data-clicked", " ".join(clicks[:index + 1]))
-        if on_board:
-            shot = page.locator(".click-layer").screenshot()
-            assert has_colour_near(shot, (66, 165, 245), 60) or has_colour_near(shot, (255, 111, 0), 60), \
-                "no clicked or clickable square is marked on the board"
-            marked = True
+    make_clicks(page, clicks, made, 0, look)
+    if look and len(made) < len(clicks):
+        # Undo takes back a click the player made with the clicks the page made after it
+        ends = list(made[1:]) + [len(clicks)]
+        step = max(j for j in range(len(made)) if ends[j] > made[j] + 1)
+        for _ in range(len(made) - step):
+            page.click("#click-undo")
+        expect(play_area).to_have_attribute("data-clicked", " ".join(clicks[:made[step]]))
+        make_clicks(page, clicks, made, step, False)
     choices = page.locator("#click-choices button")
     if choices.count():
         choices.filter(has_text=re.compile("^" + re.escape(text) + "$")).click()
@@ -322,14 +366,14 @@ def test_a_whole_game_is_played_by_clicking_only(signed_in, served, server, name
     dealt, planned = planned_game(name, PLANNED[name])
     game_id = server.start(name, list(EMAILS), seed=dealt)
     showing: dict[str, int] = {}  # the ply each player's page shows now
-    for ply, (seat, text, clicks) in enumerate(planned):
+    for ply, (seat, text, clicks, made) in enumerate(planned):
         email = EMAILS[seat]
         page = signed_in(where, email)
         if showing.get(email) != ply:
             page.goto(f"{served[0]}/games/{game_id}")
         if ply == 0 and page.locator("#click-play").get_attribute("data-turns") != "null":
             typed_and_followed(page, clicks, text)
-        click_turn(page, clicks, text, ply in (0, len(planned) - 1), phone)
+        click_turn(page, clicks, made, text, ply in (0, len(planned) - 1), phone)
         showing[email] = ply + 1
     assert server.state(game_id)[2] == "finished", name
     finished_and_drawn(signed_in(where, EMAILS[0]), served[0], game_id)
@@ -351,6 +395,8 @@ def test_a_martian_greenhouse_game_is_played_by_clicking_only(signed_in, served,
     game_id = server.start("greenhouse", list(EMAILS[:1]), {"orders": order, "seed": SEED})
     page = signed_in(where, EMAILS[0])
     page.goto(f"{served[0]}/games/{game_id}")
-    click_turn(page, notation.turn_clicks(state, turn), notation.format_turn(state, turn), True, where == "phone")
+    clicks = notation.turn_clicks(state, turn)
+    click_turn(page, clicks, made_clicks(notation, state, clicks), notation.format_turn(state, turn), True,
+               where == "phone")
     assert server.state(game_id)[2] == "finished"
     finished_and_drawn(page, served[0], game_id)
