@@ -35,6 +35,8 @@ STORED = (
     N_("%(name)s ran out of time and is out of the game"),
     N_("%(name)s ran out of time and is out of the game; player %(label)s (%(last)s) is the last player left"),
     N_("player %(label)s (%(name)s) ran out of time; player %(other)s (%(claimer)s) claimed the win"),
+    # a bot's name (pbem/services/bot_seats.py) and its levels (engine/bots/levels.py)
+    N_("Bot (%(level)s)"), N_("random"), N_("beginner"), N_("easy"), N_("medium"), N_("hard"), N_("strongest"),
 )
 
 #: a named field: ``%(name)s`` (server) or ``{name}`` (games)
