@@ -99,6 +99,10 @@ def shown(text: object, language: str | None, depth: int = 3) -> str:
         if match:
             values = {name: shown(value, language, depth - 1) for name, value in match.groupdict().items()}
             return _fill(translated, values)
+    if text.endswith(".") and not text.endswith(".."):  # a stored text ended as a sentence
+        bare = shown(text[:-1], language, depth)
+        if bare != text[:-1]:
+            return bare + "."
     return text
 
 
