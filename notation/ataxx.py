@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 import re
 from collections.abc import Mapping
@@ -150,7 +150,7 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
             f"x: {x} piece{'s' if x != 1 else ''}, o: {o} piece{'s' if o != 1 else ''}, "
             f"half-move clock {state.halfmove}, move {state.fullmove}"
         )
-        return Diagram(SIZE, SIZE, cells, tuple(caption), ("x and o the two sides, # a blocked square",))
+        return Diagram(SIZE, SIZE, cells, tuple(caption), (N_("x and o the two sides, # a blocked square"),))
 
 
 def _char(state: AtaxxState, square: int) -> str:
@@ -168,5 +168,5 @@ KIND = GameKind(
     "ataxx",
     NOTATION.game,
     NOTATION,
-    "Clone and jump to flip your opponent's pieces on a 7x7 board; the most pieces wins.",
+    N_("Clone and jump to flip your opponent's pieces on a 7x7 board; the most pieces wins."),
 )

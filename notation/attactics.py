@@ -10,7 +10,7 @@ stash; after a grow: d4 ends medium) or ``d4=.`` (left empty).  Positions:
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 import re
 from collections.abc import Mapping
@@ -53,6 +53,8 @@ _HELP = _("an Attactics turn is a move or clone such as a1-c3, a grow such as c3
 _CELL = re.compile(r"([1-4])([sml])|\.|([1-8])")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medium, large
+#: a line of the board's legend (shown translated under the board: pbem/stored_words.py)
+_LEGEND = N_("player {n}: {small} small, {medium} medium, {large} large")
 
 
 def _malformed(text: str, why: str) -> MalformedTurnError:
@@ -200,7 +202,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
                 f"Player {p + 1}: {state.on_board(p)} on the board; stash {s} small, {m} medium, {l} large{out}"
             )
         legend = tuple(
-            f"player {p + 1}: {_LABELS[p][0]} small, {_LABELS[p][1]} medium, {_LABELS[p][2]} large"
+            _LEGEND.format(n=p + 1, small=_LABELS[p][0], medium=_LABELS[p][1], large=_LABELS[p][2])
             for p in range(state.players)
         )
         return Diagram(8, 8, cells, tuple(caption), legend)
@@ -239,5 +241,5 @@ KIND = GameKind(
     "attactics",
     NOTATION.game,
     NOTATION,
-    "Ataxx with pyramids for 2 to 4: clone, jump, grow and shrink to capture; fill the board with your stash to win.",
+    N_("Ataxx with pyramids for 2 to 4: clone, jump, grow and shrink to capture; fill the board with your stash to win."),
 )

@@ -8,7 +8,7 @@ Positions: ``<flowers> <orders> <siblings> <next number> <breedings> <status>``.
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 import re
 import unicodedata
@@ -168,9 +168,8 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         if state.siblings:
             caption += ("Siblings (never bred together): "
                         + ", ".join(f"#{a} and #{b}" for a, b in state.siblings),)
-        legend = ("Each stack is a flower, top chromosome at the top; 1 small, 2 medium, 3 large; "
-                  + " ".join(f"{c} {COLOURS[c]}" for c in sorted({g[1] for f in state.flowers for g in f.genes}
-                                                                  | {g[1] for o in state.orders for g in o})),)
+        legend = (_LEGEND.format(colours=" ".join(f"{c} {COLOURS[c]}" for c in sorted({g[1] for f in state.flowers for g in f.genes}
+                                                                  | {g[1] for o in state.orders for g in o}))),)
         zones = (Zone("Greenhouse", "stacks", flowers), Zone("Orders", "stacks", orders, beside=True))
         return Diagram(0, 0, {}, caption, legend, zones=zones)
 
@@ -206,7 +205,11 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         return f"{state.breedings} breeding{plural} so far; {done} of {len(state.orders)} orders filled"
 
     def player_label(self, player: int) -> str:
-        return "the botanist"
+        return N_("the botanist")  # shown translated (pbem/stored_words.py)
+
+
+#: the board's legend (shown translated under the board: pbem/stored_words.py)
+_LEGEND = N_("Each stack is a flower, top chromosome at the top; 1 small, 2 medium, 3 large; {colours}")
 
 
 def _piece(gene: str, marked: bool = False) -> Piece:
@@ -284,5 +287,5 @@ KIND = GameKind(
     "greenhouse",
     NOTATION.game,
     NOTATION,
-    "Martian Greenhouse: a solitaire of breeding six-pyramid flowers to fill an order list.",
+    N_("Martian Greenhouse: a solitaire of breeding six-pyramid flowers to fill an order list."),
 )

@@ -8,7 +8,7 @@ turn is the corner alone (``a1``).  Positions:
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 import re
 import unicodedata
@@ -207,8 +207,20 @@ class LoggerNotation(Notation[LoggerState, Any]):
                 f"Player {p + 1}: {points} point{'s' if points != 1 else ''}, "
                 f"{supply} protester{'s' if supply != 1 else ''} in supply"
             )
-        legend = ("s seedling  S sapling  M mature tree  P protested tree  1-4 loggers",)
+        legend = (N_("s seedling  S sapling  M mature tree  P protested tree  1-4 loggers"),)  # shown translated
         return Diagram(5, 5, cells, tuple(caption), legend)
+
+
+#: the board's caption lines as drawn (in English, for every reader), shown
+#: translated in mail and under the board (pbem/stored_words.py)
+CAPTIONS = (
+    N_("Setup: player {n} places their logger on a free corner"), N_("Player {n} to move"),
+    N_("Player {n}: {points} point, {supply} protester in supply"),
+    N_("Player {n}: {points} points, {supply} protester in supply"),
+    N_("Player {n}: {points} point, {supply} protesters in supply"),
+    N_("Player {n}: {points} points, {supply} protesters in supply"),
+    N_("Game over: player {n} wins ({reason})"), N_("Game over: draw between players {players}"),
+)
 
 
 def _result_words(result) -> str:
@@ -241,5 +253,5 @@ KIND = GameKind(
     "logger",
     NOTATION.game,
     NOTATION,
-    "Lumberjacks race to 10 points on a 5x5 forest that grows where they stand.",
+    N_("Lumberjacks race to 10 points on a 5x5 forest that grows where they stand."),  # shown translated
 )

@@ -77,6 +77,9 @@ def test_the_robot_answers_in_the_senders_language(french_alice):
     over_bob = [m for m in robot.to("bob@example.org", resigned)]
     assert any("partie finie" in str(m["Subject"]) or "Vous avez abandonné" in plain_text(m) for m in over_alice)
     assert any("game over" in str(m["Subject"]) for m in over_bob)
+    # the stored reason ("player 2 (alice) resigned") reads in each one's language
+    assert any("(alice) a abandonné" in plain_text(m) for m in over_alice), [plain_text(m) for m in over_alice]
+    assert any("(alice) resigned" in plain_text(m) for m in over_bob)
 
 
 def test_the_digest_reminder_and_sign_in_mail_in_both_languages(app, session, make_players, start_game):

@@ -8,6 +8,7 @@ browser's Accept-Language, else English."""
 
 from __future__ import annotations
 
+import functools
 import re
 from html import unescape
 
@@ -23,23 +24,27 @@ EN = {"Accept-Language": "en-GB,en;q=0.8"}
 KNOWN_ENGLISH = ("My games", "Sign out", "Sign in", "New game", "Your turn", "Legal turns", "Preview", "Players",
                  "Final standings", "How to play", "The games", "Time control", "Status:", "Moves", "Settings",
                  "Back to my games", "API tokens", "Open seats", "Take a seat", "Vacation", "Calendar",
-                 "The requested URL was not found")
+                 "The requested URL was not found",
+                 # words the server stores or draws in English and shows translated (pbem/stored_words.py)
+                 "game over", "gave up after", "most points", "more pieces", "resigned", "the botanist", "protested tree")
 _TAG = re.compile(r"<[^>]+>")
 _FIELD = re.compile(r"%\([a-z_]+\)[sdr]|\{[a-z_]+\}|<[^>]+>")
 
 
 def visible_text(html: str) -> str:
-    # the rule texts of the guides are the games' own documents (English; see docs/i18n.md)
-    html = re.sub(r'<div class="rules-text".*?</main>', "</main>", html, flags=re.S)
+    # a guide's rule text not yet written in French is shown in English, marked so (lang="en")
+    html = re.sub(r'<div class="rules-text" id="rules-text" lang="en">.*?</main>', "</main>", html, flags=re.S)
     html = re.sub(r"<(script|style|code|pre|svg)\b.*?</\1>", " ", html, flags=re.S)
     return re.sub(r"\s+", " ", unescape(_TAG.sub(" ", html)))
 
 
-def english_phrases() -> set[str]:
-    """The literal English stretches of the server's messages (three words or
-    more) whose French translation does not contain them."""
+@functools.cache
+def english_phrases() -> frozenset[str]:
+    """The literal English stretches of the server's and the games'
+    messages (three words or more) whose French translation does not
+    contain them."""
     phrases = set(KNOWN_ENGLISH)
-    for message in read(SOURCES[0], "fr"):
+    for message in (m for source in SOURCES for m in read(source, "fr")):
         if not message.id or not message.string:
             continue
         english = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
@@ -48,7 +53,7 @@ def english_phrases() -> set[str]:
             chunk = chunk.strip(" .,:;()")
             if len(chunk.split()) >= 3 and chunk not in french:
                 phrases.add(chunk)
-    return phrases
+    return frozenset(phrases)
 
 
 def untranslated(html: str) -> list[str]:
@@ -138,3 +143,61 @@ def test_the_english_check_catches_english(app, client):
     assert "My games" in untranslated("<p>My games</p>")
     assert untranslated("<p>Mailed: <strong>x@y</strong> gets mail from this server.</p>") == ["gets mail from this server", "mail from this server"]
     assert untranslated("<p>Mes parties</p>") == []
+
+
+def _every_game_at_start_middle_and_end(app) -> list[tuple[str, int, int]]:
+    """A game of every offered game between alice and another (alone for a
+    game of one player), played through the turn service by the first legal
+    turn each time: one left at its start, one in its middle, one played to
+    its end; returns (game name, game id, plies played) of each."""
+    from notation import registry
+    from pbem.db import get_session
+    from pbem.models import Game
+    from pbem.services import games, turns, views
+    from pbem.services.accounts import player_for_email
+
+    made = []
+    with app.app_context():
+        session = get_session()
+        alice = player_for_email(session, "alice@example.org")
+        session.commit()
+        for name in registry.names():
+            for plies in (0, 3, None):
+                seated = [alice] + [player_for_email(session, f"{name}{plies}@example.org")][:registry.get(name).rules.min_players - 1]
+                game = games.create_game(session, seated[0], name, [p.email for p in seated])
+                for player in seated[1:]:
+                    games.accept(session, game.id, player)
+                while game.status == "active" and (plies is None or game.ply < plies) and game.ply < 100:
+                    seat = views.mover(game)
+                    texts, _ = views.legal(game, seat, 1)
+                    turns.submit_turn(session, game.id, seated[seat], texts[0], game.ply, "web")
+                    session.expire_all()
+                    game = session.get(Game, game.id)
+                if plies is None and game.status == "active":  # no end in sight (one player): resigned
+                    games.resign(session, game.id, alice)
+                made.append((name, game.id, game.ply))
+        session.close()
+    return made
+
+
+def test_every_games_pages_at_start_middle_and_end_in_french(app):
+    """Each game's page at its start, in its middle and at its end (with
+    the end's stored reason, "game over: most points", shown in French),
+    a position half-way back, and each game's guide, in both languages."""
+    from notation import registry
+
+    made = _every_game_at_start_middle_and_end(app)
+    bob = app.test_client()  # alice, seated in every game
+    sign_in(bob, app, "alice@example.org")
+    bob.get("/")
+    for name, game_id, plies in made:
+        for path in (f"/games/{game_id}", f"/games/{game_id}?ply={plies // 2}"):
+            check(bob, path, FR, french=True)
+            check(bob, path, EN, french=False)
+    in_french = set()
+    for name in registry.names():
+        html = check(bob, f"/rules/{name}", FR, french=True)
+        if 'id="rules-in-english"' not in html:
+            in_french.add(name)
+        assert 'id="rules-in-english"' not in check(bob, f"/rules/{name}", EN, french=False)
+    assert in_french == set(registry.names()), in_french  # a French guide for every game

@@ -146,3 +146,24 @@ def test_an_unknown_player_is_a_clear_404(app, client, asked):
     sign_in(client, app, "bob@example.org")
     answer = client.get(f"/players/{asked}")
     assert answer.status_code == 404 and "there is no player" in answer.get_data(as_text=True)
+
+
+def test_a_players_page_does_not_rate_every_game_again_until_a_game_finishes(session, make_players):
+    from statement_counts import counting
+
+    alice, bob = make_players("alice", "bob")
+    monday = datetime(2026, 11, 23, 10, tzinfo=timezone.utc)
+    for day in range(4):
+        _finish_by_resignation(session, alice, bob, monday + timedelta(days=day))
+    first = ratings.player_ratings(session, alice)
+    assert first[0]["games"] == 4
+    with counting(session.get_bind()) as (statements, _):
+        assert ratings.player_ratings(session, alice) == first
+    # which kinds alice played, and whether any game of that kind finished since: no game is read
+    assert len(statements) == 2, statements
+    assert not any("seats" in s.lower() and "finished_at" in s.lower() and "order by" in s.lower()
+                   for s in statements)
+    # a game finishes through the one door: the next view rates it
+    _finish_by_resignation(session, alice, bob, monday + timedelta(days=5))
+    again = ratings.player_ratings(session, alice)
+    assert again[0]["games"] == 5 and again[0]["rating"] > first[0]["rating"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 from collections.abc import Mapping
 from typing import Any
@@ -60,10 +60,10 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
         empty = state.empty
         decided = not x or not o or not empty or not can_move(state.x | state.o, empty)
         if not decided:
-            return Result((0, 1), "half-move clock at 100: a draw", scores)
+            return Result((0, 1), N_("half-move clock at 100: a draw"), scores)
         if x == o:
-            return Result((0, 1), "equal piece counts: a draw", scores)
-        return Result((0,) if x > o else (1,), "more pieces", scores)
+            return Result((0, 1), N_("equal piece counts: a draw"), scores)
+        return Result((0,) if x > o else (1,), N_("more pieces"), scores)  # stored in English; shown translated (pbem/stored_words.py)
 
     def ranking(self, state: AtaxxState) -> list[tuple[int, ...]]:
         """The winner, then the loser; a draw is one group of both."""

@@ -3,7 +3,7 @@ captures with their replacement chain, elimination and the two wins."""
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -77,9 +77,9 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             return None
         scores = self.scores(state)
         if scores[state.winner] == PIECES:
-            reason = "all 15 pyramids on the board"
+            reason = N_("all 15 pyramids on the board")  # stored in English; shown translated (pbem/stored_words.py)
         else:
-            reason = "the only player with pyramids on the board"
+            reason = N_("the only player with pyramids on the board")
         return Result((state.winner,), reason, scores)
 
     def ranking(self, state: AttacticsState) -> list[tuple[int, ...]]:

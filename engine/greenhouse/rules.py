@@ -3,7 +3,7 @@ the end and the score, as ruled in ``docs/games/martian-greenhouse.md``."""
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 import re
 from collections import Counter
@@ -78,9 +78,9 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
     uses_chance = True
     option_specs = (
         OptionSpec("stashes", ("rbpc", "rb", "rbpcgy", "..."), DEFAULT_STASHES,
-                   "the stashes' colours, an even number of letters from RYGBKPCOWX"),
+                   N_("the stashes' colours, an even number of letters from RYGBKPCOWX")),
         OptionSpec("orders", ("1", "2", "3", "4", "5", "6", "7", "..."), DEFAULT_ORDERS,
-                   "how many orders to draw from the seed, or the order list itself (1P1P2P2P3P3P/...)"),
+                   N_("how many orders to draw from the seed, or the order list itself (1P1P2P2P3P3P/...)")),
     )
 
     # -- options -------------------------------------------------------
@@ -190,6 +190,10 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
         bred = _replace(state, flowers=flowers, siblings=siblings, next_number=two + 1,
                         breedings=state.breedings + 1)
         return deliver(bred)
+
+    #: the reasons ``result`` gives, stored in English and shown translated (pbem/stored_words.py)
+    REASONS = (N_("gave up after {n} breeding"), N_("gave up after {n} breedings"),
+               N_("every order filled in {n} breeding"), N_("every order filled in {n} breedings"))
 
     def result(self, state: GreenhouseState) -> Result | None:
         score = (state.breedings,)

@@ -3,7 +3,7 @@ the compulsory action, scoring and the equal-turns end."""
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import N_, _
 
 from itertools import combinations
 from typing import Any, Iterator, Mapping
@@ -42,7 +42,7 @@ class LoggerGame(Game[LoggerState, Turn]):
             "spawn",
             ("seedling", "sapling"),
             "seedling",
-            "what a mature tree spawns: a seedling (the rules) or a sapling (variant)",
+            N_("what a mature tree spawns: a seedling (the rules) or a sapling (variant)"),  # shown translated
         ),
     )
 
@@ -75,16 +75,16 @@ class LoggerGame(Game[LoggerState, Turn]):
         if state.to_move is not None:
             return None
         if max(state.scores) < WINNING_SCORE:
-            reason = "no player can change the board any more"
+            reason = N_("no player can change the board any more")  # stored in English; shown translated (pbem/stored_words.py)
         else:
             reason = ""
         best = max(state.scores)
         leaders = [p for p in range(state.players) if state.scores[p] == best]
         if len(leaders) == 1:
-            return Result((leaders[0],), reason or "most points", state.scores)
+            return Result((leaders[0],), reason or N_("most points"), state.scores)
         most = max(state.supplies[p] for p in leaders)
         winners = tuple(p for p in leaders if state.supplies[p] == most)
-        tie = "tie on points, most protesters in supply" if len(winners) == 1 else "tie on points and protesters"
+        tie = N_("tie on points, most protesters in supply") if len(winners) == 1 else N_("tie on points and protesters")
         return Result(winners, f"{reason}; {tie}" if reason else tie, state.scores)
 
     def ranking(self, state: LoggerState) -> list[tuple[int, ...]]:

@@ -50,7 +50,9 @@ from mail.send import (PERMANENT, UNCERTAIN, DrainResult, EmlFolderSink, Failure
 from mail.tokens import make_reply_address
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
+from engine.i18n import current_language
 from pbem.i18n import for_player, gettext
+from pbem.stored_words import shown_lines
 from pbem.services.notify import deadline_line
 from pbem.models import Game, OutboxMessage, Player, utcnow
 from pbem.play import kind_of, seat_of, turns_of
@@ -150,7 +152,7 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
         extra: list[str] = []
         if sight is not None:
             if not legacy:
-                board = sight.text_diagram()
+                board = shown_lines(sight.text_diagram(), current_language())
                 png = sight.image("png")
             report = turn_report(session, game, seat, ply) if row.kind in REPORT_KINDS else ""
             if report:

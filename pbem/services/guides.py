@@ -33,22 +33,34 @@ def link(kind_name: str) -> str:
     return links.guide_path(kind_name)
 
 
-def document(kind_name: str) -> Path | None:
-    """The game's rules document in ``docs/games``, if there is one."""
+def document(kind_name: str, language: str | None = None) -> Path | None:
+    """The game's rules document in ``docs/games``, if there is one: in
+    ``language`` when it is written in it (``<stem>.fr.md``), else the
+    English one."""
     kind = registry.get(kind_name)
     title = kind.rules.title or kind.name
-    for stem in (kind.name, re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")):
-        candidate = DOCS / f"{stem}.md"
-        if candidate.is_file():
-            return candidate
+    stems = (kind.name, re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-"))
+    suffixes = ([f".{language}.md"] if language and language != "en" else []) + [".md"]
+    for suffix in suffixes:
+        for stem in stems:
+            candidate = DOCS / f"{stem}{suffix}"
+            if candidate.is_file():
+                return candidate
     return None
 
 
+def in_language(kind_name: str, language: str | None) -> bool:
+    """Whether the game's rules document is written in ``language``."""
+    found = document(kind_name, language)
+    return found is not None and (not language or language == "en" or found.name.endswith(f".{language}.md"))
+
+
 @functools.lru_cache(maxsize=32)
-def rules_html(kind_name: str) -> str | None:
+def rules_html(kind_name: str, language: str | None = None) -> str | None:
     """The game's rules document as HTML (trusted text from the
-    repository), or None when the game has no document."""
-    found = document(kind_name)
+    repository), in ``language`` when it is written in it; None when the
+    game has no document."""
+    found = document(kind_name, language)
     if found is None:
         return None
     import markdown
@@ -68,8 +80,9 @@ def picture(kind_name: str) -> str:
     return sample(kind_name)[0][1]
 
 
-def guide(kind_name: str) -> dict[str, Any]:
-    """Everything the guide page shows about the game called ``kind_name``."""
+def guide(kind_name: str, language: str | None = None) -> dict[str, Any]:
+    """Everything the guide page shows about the game called ``kind_name``,
+    its rules text in ``language`` when written in it."""
     kind = registry.get(kind_name)
     rules = kind.rules
     return {
@@ -82,7 +95,8 @@ def guide(kind_name: str) -> dict[str, Any]:
         "options": [{"name": spec.name, "choices": [c for c in spec.choices if c != "..."],
                      "default": spec.default, "help": spec.help} for spec in rules.option_specs],
         "examples": list(kind.notation.turn_examples),
-        "rules_html": rules_html(kind.name),
+        "rules_html": rules_html(kind.name, language),
+        "rules_in_language": in_language(kind.name, language),
         "sample": sample(kind.name),
     }
 

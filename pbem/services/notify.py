@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from engine.i18n import current_language
 from pbem import links
 from pbem.db import insert_rows
 from pbem.i18n import for_player, gettext
@@ -19,6 +20,7 @@ from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, to_mov
 from pbem.services import outbox, par
 from pbem.services.digest import prefers_digest
 from pbem.services.refusals import refusing
+from pbem.stored_words import shown
 
 
 def game_link(game: Game) -> str:
@@ -150,7 +152,8 @@ def _position_words(session: Session, game: Game, pairs, seat: Seat, mover, move
     of one recipient's mail about the position (in the language of the moment)."""
     if game.status != "active":
         subject, lead, mail_kind = (outcome(session, game, pairs),
-                                    str(game.termination or gettext("The game is over.")), "game_over")
+                                    shown(game.termination, current_language()) or gettext("The game is over."),
+                                    "game_over")
     elif seat.number == mover:
         subject, mail_kind = gettext("your turn"), "your_turn"
         lead = gettext("It is your turn (player %(player)s), turn %(turn)s.", player=seat.number + 1, turn=game.ply + 1)
@@ -218,5 +221,6 @@ def outcome(session: Session, game: Game, pairs: list[tuple[Seat, Player]] | Non
 def ended(session: Session, game: Game, headline: str) -> None:
     for _, player in seated_players(session, game):
         with for_player(player):
-            subject, words, after = outcome(session, game), str(headline), seed_lines(game, session)
+            subject, words, after = (outcome(session, game), shown(headline, current_language()),
+                                     seed_lines(game, session))
         send(session, player, game, subject, [words], kind="game_over", after=after)

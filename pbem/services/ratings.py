@@ -10,15 +10,23 @@ counts as a game between each pair of them: 1 to the one placed higher,
 plays nothing in a week gets the period without games (their deviation
 grows), up to the last week in which anyone finished a game of that kind.
 
-Computed when asked, from the stored games: nothing is stored.
+Computed from the stored games, and kept in memory per database and kind
+of game: a view asks the database one small question (how many rated games,
+their highest id and latest finish), and the ratings are computed again only
+when the answer changed, that is when a game of that kind finished (through
+the game-state door) since.  Nothing is stored, so several server processes
+each keep their own and all agree.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from pbem.glicko2 import Rating, update
@@ -61,8 +69,40 @@ def pairwise(game: Game, seats: dict[int, int]) -> list[tuple[int, int, float]]:
     return pairs
 
 
+#: engine -> kind -> (fingerprint of its finished games, ratings computed from them)
+_KEPT: "weakref.WeakKeyDictionary[Any, dict[str, tuple[tuple, dict[int, tuple[Rating, int]]]]]" = \
+    weakref.WeakKeyDictionary()
+_KEPT_LOCK = threading.Lock()
+
+
+def _fingerprint(session: Session, kind: str) -> tuple:
+    """What changes whenever a game of ``kind`` finishes: one statement."""
+    row = session.exec(
+        select(func.count(Game.id), func.max(Game.id), func.sum(Game.id), func.min(Game.finished_at),
+               func.max(Game.finished_at))
+        .where(Game.kind == kind, Game.status == FINISHED)
+    ).one()
+    return tuple(str(value) for value in row)
+
+
 def ratings(session: Session, kind: str) -> dict[int, tuple[Rating, int]]:
-    """Every rated player of ``kind``: player id -> (rating, rated games)."""
+    """Every rated player of ``kind``: player id -> (rating, rated games);
+    computed again only when a game of ``kind`` finished since the last
+    time (``_fingerprint``)."""
+    engine = session.get_bind()
+    key = _fingerprint(session, kind)
+    with _KEPT_LOCK:
+        kept = _KEPT.get(engine, {}).get(kind)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    computed = compute(session, kind)
+    with _KEPT_LOCK:
+        _KEPT.setdefault(engine, {})[kind] = (key, computed)
+    return computed
+
+
+def compute(session: Session, kind: str) -> dict[int, tuple[Rating, int]]:
+    """Every rated player of ``kind``, computed from all its finished games."""
     by_period: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
     played: dict[int, int] = defaultdict(int)
     for game, seats in rated_games(session, kind):

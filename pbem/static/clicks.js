@@ -6,7 +6,10 @@
 // the same clicks they are offered to choose from; a whole turn's board is
 // previewed with the changed squares outlined.  Typing in the turn box still
 // works: the board follows it.  No game is named here, and every word shown
-// comes from the page's data-say-* attributes.
+// comes from the page's data-say-* attributes.  A click the rules force
+// (the only next click, with no whole turn yet: the "at" of "X1 at 0,1") is
+// made for the player once they have started; Undo takes it back with the
+// click that led to it.
 (function () {
   var root = document.getElementById("click-play");
   var board = document.getElementById("board");
@@ -22,6 +25,7 @@
   var previewSay = document.getElementById("click-preview-say");
   var nowSrc = board.getAttribute("src");
   var prefix = [];
+  var forced = [];  // for each click of prefix: made for the player
   var asked = 0;  // answers to older questions are dropped
   var cells = {};
 
@@ -143,26 +147,37 @@
     showPreview(ready);
   }
 
-  function update(fillBox) {
+  function update(fillBox, advance) {
     var mine = ++asked;
     if (!turns) say.textContent = words("Wait");
     return options(prefix).then(function (answer) {
-      if (mine === asked) draw(answer, fillBox);
+      if (mine !== asked) return;
+      var next = answer.next || [];
+      if (advance && prefix.length && next.length === 1 && !(answer.complete || []).length) {
+        prefix.push(next[0]);  // the only click the rules leave: made for the player
+        forced.push(true);
+        return update(fillBox, true);
+      }
+      draw(answer, fillBox);
     }).catch(function () { if (mine === asked) say.textContent = words("None"); });
   }
 
   function click(id) {
     prefix.push(id);
-    update(true);
+    forced.push(false);
+    update(true, true);
   }
 
   document.getElementById("click-undo").addEventListener("click", function () {
+    while (forced.length && forced[forced.length - 1]) { prefix.pop(); forced.pop(); }
     prefix.pop();
-    update(true);
+    forced.pop();
+    update(true, false);
   });
   document.getElementById("click-clear").addEventListener("click", function () {
     prefix = [];
-    update(true);
+    forced = [];
+    update(true, false);
   });
 
   // typing: the clicks follow the text (from the list; step by step, the
@@ -171,7 +186,8 @@
     var text = box.value.trim().toLowerCase();
     if (!turns) {
       prefix = [];
-      if (!text) { update(false); return; }
+      forced = [];
+      if (!text) { update(false, false); return; }
       asked++;
       draw({ next: [], complete: [] }, false);
       say.textContent = words("Typed");
@@ -189,7 +205,8 @@
         prefix = prefix.slice(0, n);
       });
     }
-    update(false);
+    forced = prefix.map(function () { return false; });
+    update(false, false);
   }
 
   var typing = null;
@@ -206,5 +223,5 @@
   }).observe(board, { attributes: true, attributeFilter: ["src"] });
 
   root.hidden = false;
-  if (box.value.trim()) followTyped(); else update(false);
+  if (box.value.trim()) followTyped(); else update(false, false);
 })();

@@ -33,6 +33,17 @@ def linkify(text: str) -> Markup:
     return Markup("").join(out)
 
 
+def _shown_in_language(text: object) -> str:
+    """A text stored or drawn in English, in the page's language
+    (``pbem.stored_words``)."""
+    from flask_babel import get_locale
+
+    from pbem.stored_words import shown
+
+    locale = get_locale()
+    return shown(text, locale.language if locale else None)
+
+
 # Werkzeug's own descriptions of the errors a page can meet, in the catalogue
 _HTTP_DESCRIPTIONS = {
     404: lazy_gettext("The requested URL was not found on the server. If you entered the URL manually please "
@@ -81,6 +92,7 @@ def init_app(app: Flask) -> None:
     if dev_mailbox_enabled(app):
         enable_dev_mailbox(app)
     app.jinja_env.filters["linkify"] = linkify
+    app.jinja_env.filters["shown"] = _shown_in_language
 
     @app.context_processor
     def _globals():

@@ -5,6 +5,7 @@ our rulings, the notation with examples and pictures
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template
+from flask_babel import get_locale
 
 from engine.errors import PbemError
 from pbem.services import guides
@@ -20,7 +21,8 @@ def index():
 @bp.get("/rules/<kind>")
 def show(kind: str):
     try:
-        shown = guides.guide(kind)
+        locale = get_locale()
+        shown = guides.guide(kind, locale.language if locale else None)
     except PbemError:
         abort(404, description=f"there is no game called {kind[:40]!r}; the games are listed at /rules")
     return render_template("guide.html", guide=shown)
