@@ -14,7 +14,7 @@ from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
 from engine.alheimur.worlds import geometry
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from notation import alheimur_position as positions
 from notation import alheimur_turns as turns
@@ -86,9 +86,8 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             zones.append(Zone("Space", "stacks", ship_stacks(state.space)))
         if not zones:  # before the deal: nothing is built yet
             zones.append(Zone("No world is built yet", "stacks", ()))
-        legend = ("Tiles: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
-                  + "; pyramids: player number and pips, i for an invader; ships: F fighter, T transport, "
-                  "+ a marine",)
+        legend = (N_("Tiles: {tiles}; pyramids: player number and pips, i for an invader; ships: F fighter, "
+                     "T transport, + a marine").format(tiles=", ".join(f"{e} {n}" for e, n in ELEMENTS.items())),)
         return Diagram(0, 0, {}, tuple(caption(state)), legend, players=state.players, zones=tuple(zones))
 
     def text_diagram(self, state: AlheimurState) -> str:
@@ -172,7 +171,7 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         outcomes that followed it (as the record holds them): every
         expansion, survival check, move, lot, battle step and die, one line
         each, short enough for a phone.  For the mail and the page."""
-        _, log = play_out(self.game, state, turn, [tuple(o) for o in outcomes])
+        _after, log = play_out(self.game, state, turn, [tuple(o) for o in outcomes])
         return "\n".join(line.strip() for line in log) or str(_("Nothing happened."))
 
 
@@ -262,5 +261,5 @@ KIND = GameKind(
     "alheimur",
     NOTATION.game,
     NOTATION,
-    "Alheimur: worlds of Aquarius cards, colonists, fleets and dice, for 2 to 8 players.",
+    N_("Alheimur: worlds of Aquarius cards, colonists, fleets and dice, for 2 to 8 players."),
 )

@@ -30,7 +30,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Mapping
 
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
@@ -346,5 +346,5 @@ KIND = GameKind(
     "taiga",
     NOTATION.game,
     NOTATION,
-    "Taiga – Battle Boreal: lay forest and road tiles, survey and log forests, run camps and trucks; 2 to 5 players.",
+    N_("Taiga – Battle Boreal: lay forest and road tiles, survey and log forests, run camps and trucks; 2 to 5 players."),
 )

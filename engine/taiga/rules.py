@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping
 
 from engine.base import ChanceEvent, Game, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
-from engine.i18n import _
+from engine.i18n import N_, _
 from engine.taiga import board as maps
 from engine.taiga.board import Forest, Map
 from engine.taiga.scoring import final_scoring, log_forests
@@ -373,7 +373,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
             return None
         scores = self.scores(state)
         best = max(scores)
-        return Result(tuple(p for p, s in enumerate(scores) if s == best), "most money", scores)
+        return Result(tuple(p for p, s in enumerate(scores) if s == best), N_("most money"), scores)
 
     def ranking(self, state: TaigaState) -> list[tuple[int, ...]]:
         if not self.is_over(state):
