@@ -45,3 +45,16 @@ def position(*worlds: World, players: int = 2, current: int = 0, space: str = ""
     state = AlheimurState(players=players, phase="play", worlds=tuple(worlds), current=current,
                           space=ships(space), orders=tuple(DEFAULT_ORDER for _ in range(players)))
     return replace(state, **changes)
+
+
+def offered_with_seed(monkeypatch, seed: str):
+    """Alheimur offered on the server (as the registry offers it), each new
+    game dealt from ``seed``; the game's kind."""
+    from notation import registry
+    from notation.alheimur import KIND
+    from pbem.services import games
+
+    monkeypatch.setitem(registry._GAMES, "alheimur", "notation.alheimur:KIND")
+    monkeypatch.setitem(registry._loaded, "alheimur", KIND)
+    monkeypatch.setattr(games, "NEW_SEED", lambda: seed)
+    return KIND

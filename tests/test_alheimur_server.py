@@ -9,10 +9,10 @@ import random
 
 import pytest
 
+from alheimur_helpers import offered_with_seed
 from alheimur_selfplay import random_turn, sensible_colonists
 from engine import chance
 from notation import record as records
-from notation import registry
 from notation.alheimur import KIND
 from pbem.services import games
 from test_email_game import served, sink  # noqa: F401 - fixtures
@@ -24,10 +24,7 @@ NAMES = ["alice", "bob", "carol"]
 
 @pytest.fixture
 def offered(monkeypatch):
-    monkeypatch.setitem(registry._GAMES, "alheimur", "notation.alheimur:KIND")
-    monkeypatch.setitem(registry._loaded, "alheimur", KIND)
-    monkeypatch.setattr(games, "NEW_SEED", lambda: SEED)
-    return KIND
+    return offered_with_seed(monkeypatch, SEED)
 
 
 def test_a_whole_three_player_game_through_the_one_door(offered, app, client):

@@ -13,11 +13,10 @@ import html
 import pytest
 from sqlmodel import Session, select
 
-from alheimur_helpers import position, world
+from alheimur_helpers import offered_with_seed, position, world
 from engine.alheimur.pieces import FireOrder, Turn as PlayTurn
 from engine.alheimur.rules import play_out
-from notation import registry
-from notation.alheimur import KIND, NOTATION
+from notation.alheimur import NOTATION
 from pbem.models import Game, Seat, Turn
 from pbem.services import games
 from test_email_commands import fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401  (fixture)
@@ -34,10 +33,7 @@ ALICE_HOLDS = "pass; hold"
 
 @pytest.fixture
 def offered(monkeypatch):
-    monkeypatch.setitem(registry._GAMES, "alheimur", "notation.alheimur:KIND")
-    monkeypatch.setitem(registry._loaded, "alheimur", KIND)
-    monkeypatch.setattr(games, "NEW_SEED", lambda: SEED)
-    return KIND
+    return offered_with_seed(monkeypatch, SEED)
 
 
 def battle_game(app) -> tuple[int, object, object]:
