@@ -32,12 +32,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 8])
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (its seed): runs add up")
     args = parser.parse_args()
     kind = registry.get_any("alheimur")
     for players in args.players:
         start = time.perf_counter()
         plies = dice = 0
-        for game in range(args.games):
+        for game in range(args.first, args.first + args.games):
             seed = f"{players:02x}{game:06x}".ljust(64, "0")
             texts, outcomes, states = rich_game(players, seed, random.Random(game), limit=3000)
             for state in states:
@@ -51,7 +52,8 @@ def main() -> None:
             plies += len(texts)
             dice += sum(1 for o in outcomes for x in o if x.purpose in ("attack", "defence"))
         took = time.perf_counter() - start
-        print(f"{players} players: {args.games} games, {plies} plies, {dice} rolls, {took:.1f} s")
+        print(f"{players} players: {args.games} games (numbers {args.first} to {args.first + args.games - 1}), "
+              f"{plies} plies, {dice} rolls, {took:.1f} s")
 
 
 if __name__ == "__main__":

@@ -87,16 +87,23 @@ def turns_of(game: Game, state: Any, limit: int = MAX_TURNS) -> list[Any]:
         return []
 
 
-def _remembered(known: dict[Any, list[Any]], game: Game, state: Any) -> list[Any]:
+def turn_limit(playouts: int) -> int:
+    """How many turns of a lazily listed game a search of ``playouts``
+    considers in a position: ten a playout, at least 200, at most
+    ``MAX_TURNS`` (a beginner looks at fewer turns than a strong bot)."""
+    return min(MAX_TURNS, max(200, 10 * playouts))
+
+
+def _remembered(known: dict[Any, list[Any]], game: Game, state: Any, limit: int = MAX_TURNS) -> list[Any]:
     """``turns_of`` a position, read once per search for positions met
     again (the root, above all); positions that cannot be hashed are read
     each time."""
     try:
         found = known.get(state)
     except TypeError:
-        return turns_of(game, state)
+        return turns_of(game, state, limit)
     if found is None:
-        found = known[state] = turns_of(game, state)
+        found = known[state] = turns_of(game, state, limit)
     return found
 
 
@@ -109,6 +116,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     start = time.process_time()
     done = 0
     known: dict[Any, list[Any]] = {}
+    limit = turn_limit(playouts)
     for done in range(1, playouts + 1):
         state = hooks.determinize(game, view, seat, rng)
         node, path = root, [root]
@@ -119,7 +127,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             mover = game.to_move(state)
             if mover is None:
                 break
-            turns = _remembered(known, game, state)
+            turns = _remembered(known, game, state, limit)
             if not turns:
                 break
             untried = [t for t in turns if t not in node.children]

@@ -62,7 +62,7 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
         if decided is not None:
             hopeless = decided.value is not None and decided.value < HOPELESS
             return replace(decided, resign=hopeless and _proven_lost(game, view, seat, mcts.turns_of(game, view)))
-    turns = mcts.turns_of(game, view)
+    turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
     if not turns:
         raise ValueError("there is no legal turn to play")
     if level.playouts == 0:
@@ -97,7 +97,10 @@ def _proven_lost(game: Game, view: Any, seat: int, turns: list[Any]) -> bool:
     """True when every turn of ``seat`` allows a reply that ends the game
     with ``seat`` last, or ends it so itself: a loss beyond doubt.  Only
     for two players and positions where no chance comes between."""
-    if game.players(view) != 2 or len(turns) > 200:
+    if game.players(view) != 2:
+        return False
+    turns = mcts.turns_of(game, view, 201)  # all of them, or too many to prove anything
+    if len(turns) > 200:
         return False
 
     def lost(state: Any) -> bool:
@@ -111,7 +114,7 @@ def _proven_lost(game: Game, view: Any, seat: int, turns: list[Any]) -> bool:
             continue
         if game.is_over(after) or game.to_move(after) == seat:
             return False
-        replies = game.legal_turns(after)
+        replies = mcts.turns_of(game, after, 401)  # a lazily listed game is never listed whole
         if len(replies) > 400:
             return False
         if not any(game.chance(b := game.apply(after, r)) is None and lost(b) for r in replies):
