@@ -1,7 +1,7 @@
 """Alheimur random self-play in bulk, by hand (the test suite plays a
 dozen games; the issue asks for thousands)::
 
-    .venv/bin/python benchmarks/alheimur_selfplay.py --games 1000 --players 2 4 8
+    .venv/bin/python benchmarks/alheimur_selfplay.py --games 1000 --players 2 4 8 [--first 0]
 
 Each game is played as the server plays it (turn texts written and read
 back, chance settled from the seed); after every ply the invariants of
