@@ -53,3 +53,12 @@ def test_the_command_line_prints_record_errors_in_the_language_asked(tmp_path):
     assert "le relevé ne nomme aucun joueur" in by_setting.stderr
     english = CliRunner().invoke(main, ["record", "check", str(path)], env={"PBEM_LANGUAGE": None})
     assert "the record names no players" in english.stderr
+
+
+def test_an_ataxx_pgn_with_a_bad_result_is_refused_in_french():
+    from notation import ataxx_pgn
+
+    with language("fr"):
+        with pytest.raises(RecordError) as refused:
+            ataxx_pgn.read_pgn('[Result "2-0"]\n\n1. g1 *\n')
+        assert str(refused.value) == "le tag Result '2-0' n'est ni 1-0, ni 0-1, ni 1/2-1/2, ni *"
