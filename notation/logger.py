@@ -208,8 +208,8 @@ class LoggerNotation(Notation[LoggerState, Any]):
         return Diagram(5, 5, cells, tuple(caption), legend)
 
 
-#: the board's caption lines as drawn (in English, for every reader), shown
-#: translated in mail and under the board (pbem/stored_words.py)
+#: the board's caption lines (drawn in the language of the moment; an English text board is
+#: still shown translated through pbem/stored_words.py)
 CAPTIONS = (
     N_("Setup: player {n} places their logger on a free corner"), N_("Player {n} to move"),
     N_("Player {n}: {points} point, {supply} protester in supply"),
