@@ -181,19 +181,37 @@ def world_title(state: AlheimurState, world: World) -> str:
     return f"World {world.name} ({player_colour(world.owner).name})"
 
 
+#: the five elements' names, as the scores in the caption name them
+ELEMENT_WORDS = (N_("air"), N_("earth"), N_("fire"), N_("water"), N_("ether"))
+
+
 def caption(state: AlheimurState) -> list[str]:
+    """Whose turn it is (or the final scores), in the language of the
+    moment: the pictures are cached by language."""
     if state.phase == "over":
-        return [f"Player {p + 1}: {score(state, p).text()}" for p in range(state.players)]
+        return [str(_("Player {n}: {score}", n=p + 1, score=_score_words(score(state, p))))
+                for p in range(state.players)]
     lines = []
     if state.phase == "build":
-        lines.append(f"Player {state.builder + 1} lays {state.card}")
+        lines.append(str(_("Player {n} lays {card}", n=state.builder + 1, card=state.card)))
     elif state.phase == "colonists":
-        lines.append(f"Player {state.current + 1} places three colonists")
+        lines.append(str(_("Player {n} places three colonists", n=state.current + 1)))
     else:
-        lines.append(f"Player {state.current + 1} to play, turn {state.turns + 1}")
+        lines.append(str(_("Player {n} to play, turn {turn}", n=state.current + 1, turn=state.turns + 1)))
     if state.last_round is not None:
-        lines.append("Last round: still to play " + " ".join(str(p + 1) for p in state.last_round))
+        lines.append(str(_("Last round: still to play {players}",
+                           players=" ".join(str(p + 1) for p in state.last_round))))
     return lines
+
+
+def _score_words(result: Any) -> str:
+    """A player's final score (``Score.text``) in the language of the moment."""
+    def number(value: Any) -> str:
+        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+    parts = " ".join(f"{_(ELEMENTS[e])} {number(v)}" for e, v in result.elements.items())
+    return str(_("{elements}, progress {progress}: total {total}", elements=parts, progress=result.progress,
+                 total=number(result.total)))
 
 
 def _label(p) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from engine.ataxx import PASS, AtaxxGame, AtaxxMove, AtaxxState
 from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name
 from engine.errors import GameOverError, MalformedTurnError, PositionError, TurnError
-from notation.base import Diagram, GameKind, Notation, Piece
+from notation.base import Diagram, GameKind, Notation, Piece, reason_words
 from notation.quote import quote
 
 _MOVE = re.compile(r"^([a-z][0-9])(?:-?([a-z][0-9]))?$")
@@ -140,17 +140,25 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
                 cells[where] = Piece("blocked", "#")
         x, o = state.counts()
         result = self.game.result(state)
+        # the words are read now, in the language of the moment (the pictures are cached by language)
         if result is None:
-            caption = [f"{'xo'[state.turn]} to move"]
+            caption = [str(_("{side} to move", side="xo"[state.turn]))]
         elif len(result.winners) == 1:
-            caption = [f"Game over: {'xo'[result.winners[0]]} wins ({result.reason})"]
+            caption = [str(_("Game over: {side} wins ({reason})", side="xo"[result.winners[0]],
+                             reason=reason_words(result.reason)))]
         else:
-            caption = [f"Game over: {result.reason}"]
-        caption.append(
-            f"x: {x} piece{'s' if x != 1 else ''}, o: {o} piece{'s' if o != 1 else ''}, "
-            f"half-move clock {state.halfmove}, move {state.fullmove}"
-        )
+            caption = [str(_("Game over: {reason}", reason=reason_words(result.reason)))]
+        caption.append(str(_(_COUNTS_LINES[x != 1, o != 1], x=x, o=o, clock=state.halfmove, move=state.fullmove)))
         return Diagram(SIZE, SIZE, cells, tuple(caption), (N_("x and o the two sides, # a blocked square"),))
+
+
+#: the caption's counts line, by (several x pieces, several o pieces)
+_COUNTS_LINES = {
+    (False, False): N_("x: {x} piece, o: {o} piece, half-move clock {clock}, move {move}"),
+    (True, False): N_("x: {x} pieces, o: {o} piece, half-move clock {clock}, move {move}"),
+    (False, True): N_("x: {x} piece, o: {o} pieces, half-move clock {clock}, move {move}"),
+    (True, True): N_("x: {x} pieces, o: {o} pieces, half-move clock {clock}, move {move}"),
+}
 
 
 def _char(state: AtaxxState, square: int) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import PbemError, RecordError
+from engine.i18n import _
 from notation.quote import quote
 from notation.replay import Record, replay
 
@@ -52,7 +53,7 @@ def _tokens(movetext: str) -> list[tuple[str | None, str]]:
             break
         text = stripped
     if any(c in text for c in "{}()"):
-        raise RecordError("unbalanced braces or parentheses in the movetext")
+        raise RecordError(_("unbalanced braces or parentheses in the movetext"))
     tokens: list[tuple[str | None, str]] = []
     number = None
     for word in text.split():
@@ -83,11 +84,11 @@ def _check_numbers(tokens: list[tuple[str | None, str]], fen: str | None) -> Non
     for index, (written, text) in enumerate(tokens, start=1):
         if written is not None and (len(written) > 9 or int(written) != move):
             shown = written if len(written) <= 9 else written[:9] + f"... ({len(written)} digits)"
-            raise RecordError(
-                f"turn {index} {quote(text)} is numbered {shown}, but it is move {move} "
-                f"({'x' if side == 0 else 'o'} to move; the number counts full moves, one more after each o move, "
-                f"from the FEN's move number or 1): write {move}{'.' if side == 0 else '...'} before it"
-            )
+            raise RecordError(_(
+                "turn {index} {text} is numbered {shown}, but it is move {move} ({side} to move; the number counts "
+                "full moves, one more after each o move, from the FEN's move number or 1): write {number} before it",
+                index=index, text=quote(text), shown=shown, move=move, side="x" if side == 0 else "o",
+                number=f"{move}{'.' if side == 0 else '...'}"))
         if side == 1:
             move += 1
         side ^= 1
@@ -96,7 +97,7 @@ def _check_numbers(tokens: list[tuple[str | None, str]], fen: str | None) -> Non
 def read_pgn(text: str) -> Record:
     """Read one Ataxx PGN game; raise ``RecordError`` naming what is wrong."""
     if not isinstance(text, str):
-        raise RecordError("a record is text")
+        raise RecordError(_("a record is text"))
     tags: dict[str, str] = {}
     body: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -104,23 +105,25 @@ def read_pgn(text: str) -> Record:
         if line.startswith("[") and not body:
             match = _TAG.match(line)
             if not match:
-                raise RecordError(f'line {number}: a tag pair looks like [Name "value"], not {quote(line)}')
+                raise RecordError(_('line {line}: a tag pair looks like [Name "value"], not {text}', line=number,
+                                    text=quote(line)))
             tags[match[1]] = re.sub(r"\\(.)", r"\1", match[2])
         elif line or body:
             body.append(raw)
     tokens = _tokens("\n".join(body))
-    moves = [move for _, move in tokens]
+    moves = [move for _number, move in tokens]
     result = None
     if moves and moves[-1] in _RESULTS:
         result = moves.pop()
     stray = [m for m in moves if m in _RESULTS]
     if stray:
-        raise RecordError(f"the result {quote(stray[0])} may only end the movetext")
+        raise RecordError(_("the result {result} may only end the movetext", result=quote(stray[0])))
     tag_result = tags.get("Result", result or "*")
     if tag_result not in _RESULTS:
-        raise RecordError(f"the Result tag {quote(tag_result)} is not 1-0, 0-1, 1/2-1/2 or *")
+        raise RecordError(_("the Result tag {result} is not 1-0, 0-1, 1/2-1/2 or *", result=quote(tag_result)))
     if result is not None and result != tag_result:
-        raise RecordError(f"the Result tag {quote(tag_result)} and the result {quote(result)} ending the movetext differ")
+        raise RecordError(_("the Result tag {result} and the result {token} ending the movetext differ",
+                            result=quote(tag_result), token=quote(result)))
     _check_numbers(tokens[: len(moves)], tags.get("FEN"))
     extra = {k: v for k, v in tags.items() if k not in _DERIVED}
     if "Adjudicated" in tags and "Termination" not in extra:
@@ -139,7 +142,7 @@ def read_pgn(text: str) -> Record:
 def write_pgn(record: Record) -> str:
     """The record as an Ataxx PGN, its moves in canonical notation."""
     if record.game != "ataxx":
-        raise RecordError(f"only Ataxx records can be written as Ataxx PGN, not {record.game!r}")
+        raise RecordError(_("only Ataxx records can be written as Ataxx PGN, not {game}", game=repr(record.game)))
     played = replay(record)
     tags = {"Event": "?", "Site": "?", "Date": record.date or "????.??.??", "Round": "-"}
     tags.update(record.tags)

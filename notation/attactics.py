@@ -35,7 +35,7 @@ from engine.errors import (
     PositionError,
     TurnError,
 )
-from notation.base import Diagram, GameKind, Notation, Piece
+from notation.base import Diagram, GameKind, Notation, Piece, reason_words
 from notation.quote import quote
 
 _SQ = r"[a-h][1-8]"
@@ -190,17 +190,23 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
             if piece:
                 p, size = owner(piece), size_of(piece)
                 cells[(square % 8, square // 8)] = Piece("pyramid", _LABELS[p][size - 1], p, size)
+        # the words are read now, in the language of the moment (the pictures are cached by language)
         if state.to_move is None:
             result = self.game.result(state)
-            caption = [f"Game over: player {result.winners[0] + 1} wins ({result.reason})"]
+            caption = [str(_("Game over: player {n} wins ({reason})", n=result.winners[0] + 1,
+                             reason=reason_words(result.reason)))]
         else:
-            caption = [f"Player {state.to_move + 1} to move"]
+            caption = [str(_("Player {n} to move", n=state.to_move + 1))]
         for p in range(state.players):
             s, m, l = state.stashes[p]
-            out = ", out" if state.is_out(p) else ""
-            caption.append(
-                f"Player {p + 1}: {state.on_board(p)} on the board; stash {s} small, {m} medium, {l} large{out}"
-            )
+            values = dict(n=p + 1, count=state.on_board(p), small=s, medium=m, large=l)
+            if state.is_out(p):
+                line = _("Player {n}: {count} on the board; stash {small} small, {medium} medium, {large} large, out",
+                         **values)
+            else:
+                line = _("Player {n}: {count} on the board; stash {small} small, {medium} medium, {large} large",
+                         **values)
+            caption.append(str(line))
         legend = tuple(
             _LEGEND.format(n=p + 1, small=_LABELS[p][0], medium=_LABELS[p][1], large=_LABELS[p][2])
             for p in range(state.players)

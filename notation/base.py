@@ -56,6 +56,12 @@ PLAYER_COLOURS: tuple[PlayerColour, ...] = (
 assert len(PLAYER_COLOURS) == MAX_PLAYERS
 
 
+def reason_words(reason: str) -> str:
+    """A result's reason (kept in English, its parts joined by "; ", each a
+    message marked where the game makes it) in the language of the moment."""
+    return "; ".join(str(_(part)) for part in str(reason).split("; "))
+
+
 def player_colour(player: int) -> PlayerColour:
     """The colour of 0-based ``player`` (cycling past the eighth)."""
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]

@@ -162,15 +162,15 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         same way; the caption says how far the game is."""
         flowers = tuple(Stack(f"#{f.number}", tuple(_piece(g) for g in f.genes)) for f in state.flowers)
         orders = tuple(Stack(f"O{i + 1}", tuple(_piece(g, marked=bool(n)) for g in order),
-                             f"filled by #{n}" if n else "")
+                             str(_("filled by #{n}", n=n)) if n else "")
                        for i, (order, n) in enumerate(zip(state.orders, state.filled)))
+        # the words are read now, in the language of the moment (the pictures are cached by language)
         caption = (self._status(state),)
         if state.siblings:
-            caption += ("Siblings (never bred together): "
-                        + ", ".join(f"#{a} and #{b}" for a, b in state.siblings),)
+            caption += (_siblings_words(state),)
         legend = (_LEGEND.format(colours=" ".join(f"{c} {COLOURS[c]}" for c in sorted({g[1] for f in state.flowers for g in f.genes}
                                                                   | {g[1] for o in state.orders for g in o}))),)
-        zones = (Zone("Greenhouse", "stacks", flowers), Zone("Orders", "stacks", orders, beside=True))
+        zones = (Zone(str(_("Greenhouse")), "stacks", flowers), Zone(str(_("Orders")), "stacks", orders, beside=True))
         return Diagram(0, 0, {}, caption, legend, zones=zones)
 
     def text_diagram(self, state: GreenhouseState) -> str:
@@ -189,23 +189,35 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         lines.append("")
         lines.append(self._status(state))
         if state.siblings:
-            lines.append("Siblings (never bred together): " + ", ".join(f"#{a} and #{b}" for a, b in state.siblings))
+            lines.append(_siblings_words(state))
         lines.append("Orders: " + "; ".join(
             f"O{i + 1} {genes_words(o)}" + (f" filled by #{n}" if n else "")
             for i, (o, n) in enumerate(zip(state.orders, state.filled))))
         return "\n".join(lines)
 
     def _status(self, state: GreenhouseState) -> str:
-        done = sum(1 for n in state.filled if n)
-        plural = "s" if state.breedings != 1 else ""
+        """How far the game is, in the language of the moment."""
+        done, orders, n = sum(1 for n in state.filled if n), len(state.orders), state.breedings
         if state.given_up:
-            return f"Gave up after {state.breedings} breeding{plural}, {done} of {len(state.orders)} orders filled"
+            if n == 1:
+                return str(_("Gave up after {n} breeding, {done} of {orders} orders filled", n=n, done=done, orders=orders))
+            return str(_("Gave up after {n} breedings, {done} of {orders} orders filled", n=n, done=done, orders=orders))
         if state.done:
-            return f"Every order filled in {state.breedings} breeding{plural}"
-        return f"{state.breedings} breeding{plural} so far; {done} of {len(state.orders)} orders filled"
+            if n == 1:
+                return str(_("Every order filled in {n} breeding", n=n))
+            return str(_("Every order filled in {n} breedings", n=n))
+        if n == 1:
+            return str(_("{n} breeding so far; {done} of {orders} orders filled", n=n, done=done, orders=orders))
+        return str(_("{n} breedings so far; {done} of {orders} orders filled", n=n, done=done, orders=orders))
 
     def player_label(self, player: int) -> str:
         return N_("the botanist")  # shown translated (pbem/stored_words.py)
+
+
+def _siblings_words(state: GreenhouseState) -> str:
+    """The caption's line of siblings, in the language of the moment."""
+    pairs = ", ".join(str(_("#{a} and #{b}", a=a, b=b)) for a, b in state.siblings)
+    return str(_("Siblings (never bred together): {pairs}", pairs=pairs))
 
 
 #: the board's legend (shown translated under the board: pbem/stored_words.py)

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
 from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
 from engine.logger.board import CORNERS, names, order, parse_square, square_name
-from notation.base import Diagram, GameKind, Notation, Piece
+from notation.base import Diagram, GameKind, Notation, Piece, reason_words
 from notation.quote import quote
 
 _SQUARE = r"[a-e][1-5]"
@@ -193,26 +193,23 @@ class LoggerNotation(Notation[LoggerState, Any]):
                 cells[where] = Piece("tree", char, None, stages[char][1], marked=char == "P")
             elif char.isdigit():
                 cells[where] = Piece("logger", char, int(char) - 1, 2)
+        # the words are read now, in the language of the moment (the pictures are cached by language)
         caption = []
         if state.to_move is None:
-            result = self.game.result(state)
-            caption.append("Game over: " + _result_words(result))
+            caption.append(_result_words(self.game.result(state)))
         elif state.in_setup:
-            caption.append(f"Setup: player {state.to_move + 1} places their logger on a free corner")
+            caption.append(str(_("Setup: player {n} places their logger on a free corner", n=state.to_move + 1)))
         else:
-            caption.append(f"Player {state.to_move + 1} to move")
+            caption.append(str(_("Player {n} to move", n=state.to_move + 1)))
         for p in range(state.players):
             points, supply = state.scores[p], state.supplies[p]
-            caption.append(
-                f"Player {p + 1}: {points} point{'s' if points != 1 else ''}, "
-                f"{supply} protester{'s' if supply != 1 else ''} in supply"
-            )
+            caption.append(str(_(_SCORE_LINES[points != 1, supply != 1], n=p + 1, points=points, supply=supply)))
         legend = (N_("s seedling  S sapling  M mature tree  P protested tree  1-4 loggers"),)  # shown translated
         return Diagram(5, 5, cells, tuple(caption), legend)
 
 
-#: the board's caption lines as drawn (in English, for every reader), shown
-#: translated in mail and under the board (pbem/stored_words.py)
+#: the board's caption lines (drawn in the language of the moment; an English text board is
+#: still shown translated through pbem/stored_words.py)
 CAPTIONS = (
     N_("Setup: player {n} places their logger on a free corner"), N_("Player {n} to move"),
     N_("Player {n}: {points} point, {supply} protester in supply"),
@@ -223,12 +220,18 @@ CAPTIONS = (
 )
 
 
+#: a player's caption line, by (several points, several protesters)
+_SCORE_LINES = {(False, False): CAPTIONS[2], (True, False): CAPTIONS[3], (False, True): CAPTIONS[4],
+                (True, True): CAPTIONS[5]}
+
+
 def _result_words(result) -> str:
+    """The caption's line for a finished game, in the language of the moment."""
     if result is None:
-        return "in progress"
+        return str(_("Game over: in progress"))
     if len(result.winners) == 1:
-        return f"player {result.winners[0] + 1} wins ({result.reason})"
-    return "draw between players " + " and ".join(str(w + 1) for w in result.winners)
+        return str(_(CAPTIONS[6], n=result.winners[0] + 1, reason=reason_words(result.reason)))
+    return str(_(CAPTIONS[7], players=_(" and ").join(str(w + 1) for w in result.winners)))
 
 
 def _numbers(text: str, what: str) -> tuple[int, ...]:

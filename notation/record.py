@@ -28,6 +28,7 @@ from typing import Any
 from engine import chance
 from engine.base import winners_without
 from engine.errors import PbemError, RecordError
+from engine.i18n import _
 from notation import ataxx_pgn, registry
 from notation.base import GameKind
 from notation.quote import quote
@@ -56,7 +57,7 @@ def _parse_options(text: str) -> dict[str, str]:
     options = {}
     for item in text.replace(",", " ").split():
         if "=" not in item:
-            raise RecordError(f"the Options tag holds name=value pairs, such as spawn=seedling; not {quote(item)}")
+            raise RecordError(_("the Options tag holds name=value pairs, such as spawn=seedling; not {item}", item=quote(item)))
         key, value = item.split("=", 1)
         options[key.strip()] = value.strip()
     return options
@@ -88,12 +89,12 @@ def check(record: Record) -> Replay:
         return _check_out(record, played, out)
     actual = result_tag(record.kind, played.final)
     if actual != "*" and record.result != actual:
-        raise RecordError(f"the Result tag says {record.result!r} but the game ended {actual!r}")
+        raise RecordError(_("the Result tag says {result} but the game ended {actual}", result=repr(record.result),
+                            actual=repr(actual)))
     if actual == "*" and record.result not in ("*",) and not record.tags.get("Termination"):
-        raise RecordError(
-            f"the Result tag says {record.result!r} but the position after the last turn is not "
-            "a finished game; a game ended by resignation, agreement or time names it in a Termination tag"
-        )
+        raise RecordError(_(
+            "the Result tag says {result} but the position after the last turn is not a finished game; a game "
+            "ended by resignation, agreement or time names it in a Termination tag", result=repr(record.result)))
     return played
 
 
@@ -132,17 +133,17 @@ def verify_seed(record: Record) -> None:
     if not hashed:
         raise RecordError(f"the record has no [{SEED_HASH} \"...\"] tag, the hash shown before the seed was revealed")
     if not record.start:
-        raise RecordError("the record has no Start tag holding the dealt position")
+        raise RecordError(_("the record has no Start tag holding the dealt position"))
     try:
         chance.check_commitment(seed, hashed)
         dealt = kind.rules.seeded_state(len(record.players), record.options, seed)
         written = kind.notation.parse_position(record.start, record.options)
     except PbemError as error:
-        raise RecordError(f"cannot verify the seed: {error}") from None
+        raise RecordError(_("cannot verify the seed: {error}", error=error)) from None
     expected = kind.notation.format_position(dealt)
     if dealt != written:
-        raise RecordError(f"the seed does not deal the recorded start: it deals {quote(expected, 200)}, "
-                          f"the record starts from {quote(record.start, 200)}")
+        raise RecordError(_("the seed does not deal the recorded start: it deals {dealt}, the record starts from "
+                            "{start}", dealt=quote(expected, 200), start=quote(record.start, 200)))
     for ply, happened in enumerate(replay(record).events):
         for k, (event, values) in enumerate(happened):
             decided = chance.decide(seed, event, ply, k)
@@ -295,7 +296,7 @@ def write_text(record: Record, viewer: int | None | str = EVERYONE) -> str:
 def read_text(text: str) -> Record:
     """Read a text record; raise ``RecordError`` naming the bad line."""
     if not isinstance(text, str):
-        raise RecordError("a record is text")
+        raise RecordError(_("a record is text"))
     tags: dict[str, str] = {}
     turns: list[str] = []
     rounds: list[int | None] = []
@@ -309,13 +310,15 @@ def read_text(text: str) -> Record:
         if line.startswith("["):
             match = _TAG.match(line)
             if not match:
-                raise RecordError(f'line {line_number}: a tag pair looks like [Name "value"], not {quote(line)}')
+                raise RecordError(_('line {line}: a tag pair looks like [Name "value"], not {text}', line=line_number,
+                                    text=quote(line)))
             if turns or result_token:
-                raise RecordError(f"line {line_number}: tag pairs come before the turns")
+                raise RecordError(_("line {line}: tag pairs come before the turns", line=line_number))
             tags[match[1]] = _unescape(match[2])
             continue
         if result_token is not None:
-            raise RecordError(f"line {line_number}: nothing may follow the result token {result_token!r}")
+            raise RecordError(_("line {line}: nothing may follow the result token {token}", line=line_number,
+                                token=repr(result_token)))
         match = _ROUND.match(line)
         if match and match[1] == "0" and not turns and not chance_lists[0]:
             chance_lists[0] = _read_outcomes(match[2], line_number)  # "0. {draw ...}": before the first turn
@@ -326,10 +329,11 @@ def read_text(text: str) -> Record:
             for digits, body in zip(pieces[::2], pieces[1::2]):
                 if len(digits) > 9 or int(digits) != expected_round:
                     shown = digits if len(digits) <= 9 else digits[:9] + f"... ({len(digits)} digits)"
-                    raise RecordError(f"line {line_number}: round {expected_round} was expected, not {shown}")
+                    raise RecordError(_("line {line}: round {expected} was expected, not {shown}", line=line_number,
+                                        expected=expected_round, shown=shown))
                 items = [t.strip() for t in body.split("|")]
                 if any(not t for t in items):
-                    raise RecordError(f"line {line_number}: an empty turn between '|' separators")
+                    raise RecordError(_("line {line}: an empty turn between '|' separators", line=line_number))
                 for item in items:
                     turn, after = _turn_and_outcomes(item)
                     if not turn.strip():
@@ -343,10 +347,8 @@ def read_text(text: str) -> Record:
         if _RESULT.match(line):
             result_token = line
             continue
-        raise RecordError(
-            f"line {line_number}: expected a round such as '2. a1-a2 G P:b2 | e5-d5 G C:d4' "
-            f"or the result token, not {quote(line)}"
-        )
+        raise RecordError(_("line {line}: expected a round such as '2. a1-a2 G P:b2 | e5-d5 G C:d4' or the result "
+                            "token, not {text}", line=line_number, text=quote(line)))
     record = _from_tags(tags, turns, result_token)
     record.rounds = rounds
     record.chance = _trim(chance_lists)
@@ -355,7 +357,8 @@ def read_text(text: str) -> Record:
 
 def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None) -> Record:
     if "Game" not in tags:
-        raise RecordError(f'the record has no Game tag, such as [Game "logger"]; the games are: {", ".join(registry.names())}')
+        raise RecordError(_('the record has no Game tag, such as [Game "logger"]; the games are: {games}',
+                            games=", ".join(registry.names())))
     try:
         registry.get_any(tags["Game"])
     except PbemError as error:
@@ -366,12 +369,14 @@ def _from_tags(tags: dict[str, str], turns: list[str], result_token: str | None)
         players.append(tags[f"Player{number}"])
         number += 1
     if not players:
-        raise RecordError('the record names no players: add [Player1 "..."], [Player2 "..."] and so on')
+        raise RecordError(_('the record names no players: add [Player1 "..."], [Player2 "..."] and so on'))
     result = tags.get("Result", result_token or "*")
     if result_token is not None and result_token != result:
-        raise RecordError(f"the Result tag {result!r} and the result token {result_token!r} differ")
+        raise RecordError(_("the Result tag {result} and the result token {token} differ", result=repr(result),
+                            token=repr(result_token)))
     if not _RESULT.match(result):
-        raise RecordError(f"the result {result!r} is not '*', '=', a player number such as '1', or drawn players such as '1=2'")
+        raise RecordError(_("the result {result} is not '*', '=', a player number such as '1', or drawn players such "
+                            "as '1=2'", result=repr(result)))
     _check_result_players(result, len(players))
     extra = {k: v for k, v in tags.items() if k not in _KNOWN and not re.fullmatch(r"Player\d+", k)}
     return Record(
@@ -394,10 +399,12 @@ def _check_result_players(result: str, players: int) -> None:
     numbers = [int(n) for n in result.split("=")]
     beyond = [n for n in numbers if n > players]
     if beyond:
-        raise RecordError(f"the result {result!r} names player {beyond[0]}, but the record has {players} players; "
-                          f"a result names players 1 to {players}, such as '1' or '1={players}'")
+        raise RecordError(_("the result {result} names player {player}, but the record has {players} players; a "
+                            "result names players 1 to {players}, such as '1' or '1={players}'", result=repr(result),
+                            player=beyond[0], players=players))
     if len(set(numbers)) != len(numbers):
-        raise RecordError(f"the result {result!r} names a player twice; drawn players are each named once, such as '1=3'")
+        raise RecordError(_("the result {result} names a player twice; drawn players are each named once, such as "
+                            "'1=3'", result=repr(result)))
 
 
 # -- JSON -------------------------------------------------------------------
@@ -466,9 +473,9 @@ def read_json(text: str) -> Record:
     try:
         data = json.loads(text)
     except (ValueError, TypeError) as error:
-        raise RecordError(f"not valid JSON: {error}") from None
+        raise RecordError(_("not valid JSON: {error}", error=error)) from None
     if not isinstance(data, dict):
-        raise RecordError("a JSON record is an object with game, players and turns")
+        raise RecordError(_("a JSON record is an object with game, players and turns"))
     try:
         turns = [t["turn"] if isinstance(t, dict) else t for t in data.get("turns", [])]
         if not all(isinstance(t, str) for t in turns):
@@ -476,28 +483,30 @@ def read_json(text: str) -> Record:
         rounds = [t.get("round") if isinstance(t, dict) else None for t in data.get("turns", [])]
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RecordError("players must be a list of names")
+            raise RecordError(_("players must be a list of names"))
         tags = {str(k): str(v) for k, v in (data.get("tags") or {}).items()}
         options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     except (KeyError, TypeError, AttributeError):
-        raise RecordError("turns must be a list of strings or of objects with a 'turn' string") from None
+        raise RecordError(_("turns must be a list of strings or of objects with a 'turn' string")) from None
     chance_lists = [_outcomes_from(data.get("start_chance"), "before the first turn")]
     for number, item in enumerate(data.get("turns", []), start=1):
         chance_lists.append(_outcomes_from(item.get("chance") if isinstance(item, dict) else None,
                                            f"after turn {number}"))
     for number, written in enumerate(rounds, start=1):
         if written is not None and (type(written) is not int or written < 1):
-            raise RecordError(f"the round of turn {number} is a whole number from 1, such as 1; not {quote(written)}")
+            raise RecordError(_("the round of turn {number} is a whole number from 1, such as 1; not {written}",
+                                number=number, written=quote(written)))
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError('the record has no game, such as "game": "logger"')
+        raise RecordError(_('the record has no game, such as "game": "logger"'))
     try:
         registry.get_any(game)
     except PbemError as error:
         raise RecordError(str(error)) from None
     result = data.get("result") or "*"
     if not isinstance(result, str) or not _RESULT.match(result):
-        raise RecordError(f"the result {result!r} is not '*', '=', or player numbers such as '1' or '1=2'")
+        raise RecordError(_("the result {result} is not '*', '=', or player numbers such as '1' or '1=2'",
+                            result=repr(result)))
     _check_result_players(result, len(players))
     return Record(
         game=game.strip().lower(),

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.base import ChanceEvent, settle
 from engine.errors import PbemError, RecordError
+from engine.i18n import _
 from notation import registry
 from notation.base import GameKind
 from notation.quote import quote
@@ -105,8 +106,12 @@ class BadTurn(RecordError):
         self.player = player
         self.text = text
         self.reason = reason
-        who = f", player {player + 1}" if player is not None else ""
-        super().__init__(f"turn {number} (round {round_number}{who}) {quote(text)}: {reason}")
+        if player is None:
+            super().__init__(_("turn {number} (round {round}) {text}: {reason}", number=number, round=round_number,
+                               text=quote(text), reason=reason))
+        else:
+            super().__init__(_("turn {number} (round {round}, player {player}) {text}: {reason}", number=number,
+                               round=round_number, player=player + 1, text=quote(text), reason=reason))
 
 
 def outs(record: Record) -> dict[int, int]:
@@ -119,19 +124,20 @@ def outs(record: Record) -> dict[int, int]:
     for item in text.replace(",", " ").split():
         match = _OUT_ITEM.match(item)
         if not match:
-            raise RecordError(f"the {OUT} tag lists players put out on time as PLAYER@TURN, such as "
-                              f"'3@17' (player 3, out after turn 17); not {quote(item)}")
+            raise RecordError(_("the {tag} tag lists players put out on time as PLAYER@TURN, such as '3@17' (player "
+                                "3, out after turn 17); not {item}", tag=OUT, item=quote(item)))
         player, after = int(match[1]) - 1, int(match[2])
         if player >= len(record.players):
-            raise RecordError(f"the {OUT} tag names player {player + 1}, but the record has {len(record.players)} players")
+            raise RecordError(_("the {tag} tag names player {player}, but the record has {players} players", tag=OUT,
+                                player=player + 1, players=len(record.players)))
         if player in found:
-            raise RecordError(f"the {OUT} tag names player {player + 1} twice")
+            raise RecordError(_("the {tag} tag names player {player} twice", tag=OUT, player=player + 1))
         if after > len(record.turns):
-            raise RecordError(f"the {OUT} tag puts player {player + 1} out after turn {after}, "
-                              f"but the record has {len(record.turns)} turns")
+            raise RecordError(_("the {tag} tag puts player {player} out after turn {after}, but the record has "
+                                "{turns} turns", tag=OUT, player=player + 1, after=after, turns=len(record.turns)))
         found[player] = after
     if found and len(found) >= len(record.players):
-        raise RecordError(f"the {OUT} tag puts every player out; the last player left wins instead")
+        raise RecordError(_("the {tag} tag puts every player out; the last player left wins instead", tag=OUT))
     return found
 
 
@@ -149,12 +155,10 @@ def replay(record: Record) -> Replay:
     try:
         state = initial_state(record)
     except PbemError as error:
-        raise RecordError(f"cannot set up the game: {error}") from None
+        raise RecordError(_("cannot set up the game: {error}", error=error)) from None
     if kind.rules.players(state) != len(record.players):
-        raise RecordError(
-            f"the record names {len(record.players)} players but its start position has "
-            f"{kind.rules.players(state)}"
-        )
+        raise RecordError(_("the record names {players} players but its start position has {start}",
+                            players=len(record.players), start=kind.rules.players(state)))
     origin = state
     state, happened = _settle(record, state, 0, None)
     result = Replay([state], [], [], [], [happened], origin)
@@ -167,13 +171,13 @@ def replay(record: Record) -> Replay:
         written = record.rounds[number - 1] if number <= len(record.rounds) else None
         if written is not None and mover is not None and written != round_number:
             raise BadTurn(number, round_number, mover, text,
-                          f"it is numbered round {written}, but it is a turn of round {round_number} "
-                          f"(a round is one turn of each player in turn order, counted from 1); "
-                          f"write it under {round_number}.")
+                          str(_("it is numbered round {written}, but it is a turn of round {round} (a round is one "
+                                "turn of each player in turn order, counted from 1); write it under {round}.",
+                                written=written, round=round_number)))
         if mover in out and number > out[mover] and text.strip() != FORFEIT:
             raise BadTurn(number, round_number, mover, text,
-                          f"player {mover + 1} was out after turn {out[mover]} (the {OUT} tag), "
-                          f"so their turns are {FORFEIT!r}")
+                          str(_("player {player} was out after turn {after} (the {tag} tag), so their turns are "
+                                "{forfeit}", player=mover + 1, after=out[mover], tag=OUT, forfeit=repr(FORFEIT))))
         try:
             if text.strip() == FORFEIT:
                 turn, canonical, state = None, FORFEIT, _forfeit(kind, state)

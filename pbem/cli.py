@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from engine.i18n import LANGUAGES, language
+
 from pbem.cli_bot import bot
 from pbem.cli_engine import position, record
 from pbem.cli_play import play
@@ -30,11 +32,16 @@ class _Group(click.Group):
               type=click.Path(file_okay=False, resolve_path=True),
               help=f"the instance folder: database, secret key, pbem.cfg and kept mail "
                    f"(default: ${INSTANCE_VARIABLE}, else instance/ next to the code); made when missing")
+@click.option("--language", "language_code", type=click.Choice(LANGUAGES), envvar="PBEM_LANGUAGE",
+              default="en", show_default=True,
+              help="the language of the games' words the commands print: boards, refusals, record errors "
+                   "(default: $PBEM_LANGUAGE, else English)")
 @click.pass_context
-def main(ctx: click.Context, instance: str | None) -> None:
+def main(ctx: click.Context, instance: str | None, language_code: str) -> None:
     """pbem: play Icehouse games by email and on the web."""
     if instance is not None:
         set_for_command(ctx, INSTANCE_VARIABLE, instance)
+    ctx.with_resource(language(language_code))
 
 
 main.add_command(position)

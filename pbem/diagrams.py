@@ -23,6 +23,7 @@ from notation import registry
 from pbem import diagram_sprites as sprites
 from pbem import diagram_zones as zones
 from pbem import png_encode
+from pbem.stored_words import shown
 from notation.base import PLAYER_COLOURS as _PALETTE
 from notation.base import Diagram, Piece, player_colour
 
@@ -86,7 +87,8 @@ def _legend_shapes(diagram: Diagram, width: int, top: float) -> list[tuple[str, 
         for index, player in enumerate(row):
             x = 4 + index * SWATCH
             shapes.append(("rect", (x, y + 3, x + 12, y + 15), colour(player)))
-            shapes.append(("label", (x + 16, y + LINE / 2, f"{player + 1} {player_colour(player).name}"), INK))
+            name = shown(player_colour(player).name, current_language())  # the reader's language
+            shapes.append(("label", (x + 16, y + LINE / 2, f"{player + 1} {name}"), INK))
         y += LINE
     return shapes
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from babel import Locale
-from flask import Flask, current_app, has_app_context, has_request_context, request
-from flask_babel import Babel, force_locale, get_domain, get_locale, lazy_gettext
+from flask import Flask, current_app, g, has_app_context, has_request_context, request
+from flask_babel import Babel, force_locale, get_domain, get_locale, lazy_gettext, refresh
 from flask_babel import gettext as _babel_gettext
 from flask_babel import ngettext as _babel_ngettext
 
@@ -29,6 +29,8 @@ NAMES = {"en": "English", "fr": "Français"}
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 #: app.extensions key of the function giving the signed-in player of a request (set by ``pbem.web``)
 PLAYER_OF_REQUEST = "pbem_player_of_request"
+#: flask.g key of the player a request is read by when it is not the session's (``read_in_language_of``)
+READER_OF_REQUEST = "pbem_reader_of_request"
 
 __all__ = ["gettext", "lazy_gettext", "ngettext", "init_app", "for_language", "for_player", "LANGUAGES", "NAMES"]
 
@@ -41,15 +43,26 @@ def setting_of(value: Any) -> str:
 
 def _select_locale() -> str:
     if has_request_context():
+        player = g.get(READER_OF_REQUEST)
         current_player = current_app.extensions.get(PLAYER_OF_REQUEST)
         try:
-            player = current_player() if current_player is not None else None
+            if player is None and current_player is not None:
+                player = current_player()
         except Exception:  # no database at hand (an error page before it): the browser's choice
             player = None
         if player is not None and setting_of(getattr(player, "language", "")):
             return player.language
         return request.accept_languages.best_match(LANGUAGES) or "en"
     return "en"
+
+
+def read_in_language_of(player: Any) -> None:
+    """The rest of this request reads in ``player``'s language setting (else
+    the browser's): the API's caller, known by their token rather than by a
+    session."""
+    if has_request_context():
+        setattr(g, READER_OF_REQUEST, player)
+        refresh()
 
 
 def _current() -> str | None:

@@ -6,13 +6,15 @@ from __future__ import annotations
 from flask import request
 
 from pbem.db import get_session
+from pbem.i18n import gettext, lazy_gettext, read_in_language_of
 from pbem.models import Player
 from pbem.play import Seated, load_seated
 from pbem.services.accounts import player_for_api_token, seated_by_api_token
 from pbem.services.errors import NotSignedIn
 from pbem.services.web_sessions import current_player
 
-HOW = "send your API token as the header 'Authorization: Bearer pbem_...'; make a token on the /tokens page"
+HOW = lazy_gettext("send your API token as the header 'Authorization: Bearer pbem_...'; make a token on the "
+                   "/tokens page")
 
 
 def _bearer() -> str | None:
@@ -23,7 +25,7 @@ def _bearer() -> str | None:
         return None
     scheme, _, token = header.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise NotSignedIn(f"the Authorization header is not a bearer token; {HOW}")
+        raise NotSignedIn(gettext("the Authorization header is not a bearer token; %(how)s", how=HOW))
     return token.strip()
 
 
@@ -35,6 +37,7 @@ def api_player_seated(game_id: str) -> tuple[Player, Seated]:
     if token is not None:
         found = seated_by_api_token(get_session(), game_id, token)
         if found is not None:
+            read_in_language_of(found[0])
             return found
     player = api_player()
     return player, load_seated(get_session(), game_id, player)
@@ -45,10 +48,11 @@ def api_player() -> Player:
     if token is not None:
         player = player_for_api_token(get_session(), token)
         if player is None:
-            raise NotSignedIn(f"that API token is not valid (revoked or mistyped); {HOW}")
+            raise NotSignedIn(gettext("that API token is not valid (revoked or mistyped); %(how)s", how=HOW))
+        read_in_language_of(player)
         return player
     if request.method in ("GET", "HEAD"):
         player = current_player()
         if player is not None:
             return player
-    raise NotSignedIn(f"you are not signed in; {HOW}")
+    raise NotSignedIn(gettext("you are not signed in; %(how)s", how=HOW))

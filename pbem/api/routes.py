@@ -12,11 +12,14 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from engine.i18n import current_language
 from notation import registry
 from pbem import present
 from pbem.api import schemas
 from pbem.api.auth import api_player, api_player_seated
+from pbem.api.validation_words import translated
 from pbem.db import get_session
+from pbem.i18n import gettext
 from pbem.json_errors import error_response
 from pbem.play import game_for_player, kind_of
 from pbem.services import games, puzzles, seat_settings, sweep, turns, views
@@ -49,25 +52,26 @@ def _too_large(error: RequestEntityTooLarge):
 @bp.errorhandler(Exception)
 def _unexpected(error: Exception):
     log.exception("API error")
-    return error_response("the server failed on this request; it has been logged", 500)
+    return error_response(gettext("the server failed on this request; it has been logged"), 500)
 
 
 def _body(schema: Schema, example: str) -> dict[str, Any]:
     try:
         data = request.get_json(force=True, silent=True)
     except RecursionError:
-        raise BadInput(f"the request body is not valid JSON: it is nested too deeply; "
-                       f"send one such as {example}") from None
+        raise BadInput(gettext("the request body is not valid JSON: it is nested too deeply; "
+                               "send one such as %(example)s", example=example)) from None
     if data is None:
-        raise BadInput(f"the request body must be JSON, such as {example}")
+        raise BadInput(gettext("the request body must be JSON, such as %(example)s", example=example))
     if not isinstance(data, dict):
-        raise BadInput(f"the request body must be a JSON object, such as {example}")
+        raise BadInput(gettext("the request body must be a JSON object, such as %(example)s", example=example))
     try:
         return schema.load(data)
     except ValidationError as error:
-        messages = error.normalized_messages()
+        messages = translated(error.normalized_messages(), current_language())
         parts = "; ".join(f"{name}: {' '.join(map(str, m)) if isinstance(m, list) else m}" for name, m in messages.items())
-        raise _Invalid(f"the request body is not valid ({parts}); send one such as {example}", messages) from None
+        raise _Invalid(gettext("the request body is not valid (%(parts)s); send one such as %(example)s",
+                               parts=parts, example=example), messages) from None
 
 
 class _Invalid(BadInput):
@@ -205,8 +209,10 @@ def show_turn(game_id: str, ply: str):
     game, seat = game_for_player(session, game_id, player)
     number = int(ply) if ply.isdigit() and len(ply) < 10 else -1
     if not 1 <= number <= game.ply:
-        raise NotFound(f"game {game.id} has no turn {ply}: its turns are numbered 1 to {game.ply}"
-                       if game.ply else f"game {game.id} has no turn played yet")
+        if game.ply:
+            raise NotFound(gettext("game %(game)s has no turn %(ply)s: its turns are numbered 1 to %(last)s",
+                                   game=game.id, ply=ply, last=game.ply))
+        raise NotFound(gettext("game %(game)s has no turn played yet", game=game.id))
     data = present.detail(session, game, player)
     item = next(t for t in data["turns"] if t["ply"] == number)
     if views.has_reports(game):
@@ -250,7 +256,8 @@ def preview(game_id: str):
     text = request.args.get("turn")
     if text is None:
         example = kind_of(game).notation.example_turn()
-        raise BadInput(f"give the turn to preview as ?turn=..., such as ?turn={quote_url(example)}")
+        raise BadInput(gettext("give the turn to preview as ?turn=..., such as ?turn=%(example)s",
+                               example=quote_url(example)))
     if len(text) > 500:
         raise BadInput(too_long(text, kind_of(game).notation.example_turn(None)))
     result = turns.preview_turn(get_session(), game_id, player, text)
@@ -269,10 +276,10 @@ def clicks(game_id: str):
     game, seat = game_for_player(get_session(), game_id, player)
     prefix = request.args.getlist("click")
     if len(prefix) > 100 or any(len(c) > 100 for c in prefix):
-        raise BadInput("give at most 100 clicks of at most 100 characters each, as ?click=a1&click=a3")
+        raise BadInput(gettext("give at most 100 clicks of at most 100 characters each, as ?click=a1&click=a3"))
     options = views.clicks(game, seat.number, prefix)
     if options is None:
-        raise BadInput(f"it is not your turn in game {game.id}, so there is nothing to click")
+        raise BadInput(gettext("it is not your turn in game %(game)s, so there is nothing to click", game=game.id))
     return jsonify(options.as_dict())
 
 
@@ -283,9 +290,9 @@ def record(game_id: str):
     game, seat = game_for_player(session, game_id, player)
     fmt = request.args.get("format", "text")
     if fmt not in ("text", "json"):
-        raise BadInput(f"the record format is text or json, not {fmt!r}")
+        raise BadInput(gettext("the record format is text or json, not %(format)s", format=repr(fmt)))
     if game.status == "inviting" or game.position is None:
-        raise BadInput(f"game {game.id} has not started, so it has no record yet")
+        raise BadInput(gettext("game %(game)s has not started, so it has no record yet", game=game.id))
     if fmt == "json":
         return Response(views.record_json(session, game, seat.number), mimetype="application/json")
     return Response(views.record_text(session, game, seat.number), mimetype="text/plain")

@@ -272,6 +272,7 @@ def board(game_id: str, ply: int, fmt: str):
         abort(404)
     response = Response(body, mimetype=diagrams.FORMATS[fmt])
     response.headers["Cache-Control"] = "private, max-age=86400"
+    response.headers["Vary"] = "Accept-Language"  # its captions are in the reader's language
     return response
 
 
