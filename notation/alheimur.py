@@ -188,9 +188,8 @@ ELEMENT_WORDS = (N_("air"), N_("earth"), N_("fire"), N_("water"), N_("ether"))
 def caption(state: AlheimurState) -> list[str]:
     """Whose turn it is (or the final scores), in the language of the
     moment: the pictures are cached by language."""
-    if state.phase == "over":
-        return [str(_("Player {n}: {score}", n=p + 1, score=_score_words(score(state, p))))
-                for p in range(state.players)]
+    if state.phase == "over":  # two lines a player: the whole score line is wider than a board
+        return [line for p in range(state.players) for line in _score_lines(p + 1, score(state, p))]
     lines = []
     if state.phase == "build":
         lines.append(str(_("Player {n} lays {card}", n=state.builder + 1, card=state.card)))
@@ -204,14 +203,16 @@ def caption(state: AlheimurState) -> list[str]:
     return lines
 
 
-def _score_words(result: Any) -> str:
-    """A player's final score (``Score.text``) in the language of the moment."""
+def _score_lines(n: int, result: Any) -> list[str]:
+    """Player ``n``'s final score (``Score.text``) in the language of the
+    moment, in two lines short enough for the board's width: the total and
+    progress, then the element scores."""
     def number(value: Any) -> str:
         return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
     parts = " ".join(f"{_(ELEMENTS[e])} {number(v)}" for e, v in result.elements.items())
-    return str(_("{elements}, progress {progress}: total {total}", elements=parts, progress=result.progress,
-                 total=number(result.total)))
+    return [str(_("Player {n}: total {total}, progress {progress}", n=n, total=number(result.total),
+                  progress=result.progress)), f"  {parts}"]
 
 
 def _label(p) -> str:
