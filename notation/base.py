@@ -157,7 +157,10 @@ class Tile:
     ``shapes`` (drawn over the fill, under the piece and label) and, for the
     text map, ``glyph``: rows of characters, all tiles' glyphs the same size
     (the text map then sets them side by side with the coordinates around).
-    ``walls``: its sides drawn thick."""
+    ``walls``: its sides drawn thick.  ``click``, when set, is the click
+    (``notation.clicks``) that clicking this tile makes: its clickable area
+    on the picture is named so (several tiles may share one click: a
+    territory of several tiles is clicked on any of them)."""
 
     at: tuple[int, int]
     label: str
@@ -168,6 +171,7 @@ class Tile:
     #: the sides ("n", "e", "s", "w"; y up) drawn as a thick border: where
     #: a region of several tiles (a territory) ends
     walls: str = ""
+    click: str = ""
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,8 @@ def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0
         x, y = ox + (tile.at[0] - left) * size, oy + (top - tile.at[1]) * size
         fill = tile.colour or TILE_GROUND
         title = f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"
+        if tile.click:  # its clickable area is named by its click (the title up to its first colon)
+            title = f"{tile.click}: {title}"
         if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
             token, body = _tile_body(tile.label, fill, tile.walls, tile.shapes, size, text)
             block.ops.append(("group", title, token, x, y))
