@@ -63,6 +63,28 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             return turns.play_text(turn)
         raise TypeError(f"not an Alheimur turn: {turn!r}")
 
+    # -- play by clicking ---------------------------------------------------
+    def turn_clicks(self, state: AlheimurState, turn: Any) -> tuple[str, ...]:
+        """An item on a territory is the territory, clicked on its world's
+        picture (``1a4``, any tile of it), then what is done there, a
+        button (``+3``, ``=2``, ``^F``); a migration is the territory,
+        ``-``, then the territory it goes to (``1a2-c3``: ``1a2``, ``-``,
+        ``1c3``).  Everything else is a button per word, as written: a
+        ship's move (``2F2>S``), a placement (``sw~``), ``pass``, and the
+        sections after the items (``battles``, ``2;``, ``fire``)."""
+        text = self.format_turn(state, turn)
+        items, _, sections = text.partition("; ")
+        clicks: list[str] = []
+        for word in items.split():
+            on = _ON_TERRITORY.fullmatch(word)
+            if on is None:
+                clicks.append(word)
+            elif on["rest"].startswith("-"):
+                clicks += [on["world"] + on["territory"], "-", on["world"] + on["rest"][1:]]
+            else:
+                clicks += [on["world"] + on["territory"], on["rest"]]
+        return tuple(clicks + sections.split())
+
     # -- positions -------------------------------------------------------
     def format_position(self, state: AlheimurState) -> str:
         return positions.format_position(state)
@@ -175,6 +197,10 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         return "\n".join(line.strip() for line in log) or str(_("Nothing happened."))
 
 
+#: an item done on a territory: the world, the territory, what is done there
+_ON_TERRITORY = re.compile(r"(?P<world>[1-8N])(?P<territory>[a-d][1-4])(?P<rest>[-+=^].+)")
+
+
 def world_title(state: AlheimurState, world: World) -> str:
     if world.owner is None:
         return "World N (neutral)"
@@ -214,7 +240,7 @@ def world_tiles(world: World) -> tuple[Tile, ...]:
                 piece = Piece("pyramid", _label(p), p.owner, p.size, lying=p.invader)
             walls = "".join(side for side, (dc, dr) in sides.items() if owner.get((col + dc, row + dr)) != terr.name)
             tiles.append(Tile((col, 3 - row), terr.name if i == 0 else terr.element,
-                              ELEMENT_COLOURS[terr.element], piece, walls=walls))
+                              ELEMENT_COLOURS[terr.element], piece, walls=walls, click=f"{world.name}{terr.name}"))
     return tuple(sorted(tiles, key=lambda t: (-t.at[1], t.at[0])))
 
 
