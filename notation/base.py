@@ -99,11 +99,14 @@ ZONE_KINDS = ("grid", "stacks", "pile", "hand", "dice", "tiles")
 class Stack:
     """Pieces stacked on each other, listed top first (a Martian Greenhouse
     flower: six pyramids); ``label`` names it ("#3"), ``note`` says more
-    ("filled by #7")."""
+    ("filled by #7").  ``click``, when set, is the click clicking it makes
+    (``notation.clicks``), when that is not its label: its clickable area
+    is named so (several stacks may share one: any of them is clicked)."""
 
     label: str
     pieces: tuple[Piece, ...]
     note: str = ""
+    click: str = ""
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,8 @@ def regions(diagram: Diagram) -> dict[str, Any]:
     ``{"width", "height", "regions": {id: [x0, y0, x1, y1]}, "more": [[id,
     [x0, y0, x1, y1]], ...]}``; ``more`` holds the further rectangles of a
     thing drawn in several parts (the tiles of one territory, which share
-    their ``Tile.click``), clicked as the same thing."""
+    their ``Tile.click``; stacks that share their ``Stack.click``), clicked
+    as the same thing."""
     width, height = diagrams._size(diagram)
     found: dict[str, list[float]] = {}
     more: list[list[Any]] = []
@@ -81,8 +82,9 @@ def regions(diagram: Diagram) -> dict[str, Any]:
 
 
 def _tile_clicks(diagram: Diagram) -> set[str]:
-    """The clicks that tiles of the diagram's zones are named by."""
-    return {tile.click for zone in diagram.zones if zone.kind == "tiles" for tile in zone.items if tile.click}
+    """The clicks that tiles and stacks of the diagram's zones are named by."""
+    return {item.click for zone in diagram.zones if zone.kind in ("tiles", "stacks") for item in zone.items
+            if item.click}
 
 
 def changed(before: Diagram, after: Diagram) -> list[Rect]:

@@ -153,7 +153,8 @@ def _stacks(zone: Zone, colour, piece_shapes) -> Block:
         x = index * (STACK_WIDTH + GAP)
         cx = x + 27
         words = " ".join(p.label for p in stack.pieces)
-        block.ops.append(("group", f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")))
+        title = f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")
+        block.ops.append(("group", f"{stack.click}: {title}" if stack.click else title))
         block.ops.append(("rect", (x, 0, x + STACK_WIDTH, depth * SLOT + 8), STACK_GROUND, "#b9a77f", 4))
         for row, piece in enumerate(stack.pieces):
             block.ops.append(_pyramid(piece, cx, 4 + (row + 1) * SLOT - 2, colour))
