@@ -5,7 +5,7 @@ first turn to its end by clicking squares, stacks, tiles and buttons only
 (never typing a turn), the turn box filling as the clicks go and the board
 after the turn previewed before Play.  Every click that names a clickable
 area of the board picture (a square, a stack, Taiga's drawn tile and its
-place on the map, an Alheimur territory) is made on the picture, the others
+place on the map, an Alheimur territory or ship) is made on the picture, the others
 on the buttons beside it; Taiga's and Alheimur's turns that name a place of
 their map are each clicked partly on the map.  Screenshots of the board and of the
 turn box are looked at (with Pillow) for basic sanity: the board is drawn
@@ -390,9 +390,9 @@ def test_every_offered_game_is_planned_here():
 
 #: the games whose turns name a place of their map: every such turn is
 #: clicked at least partly on the board picture, by this pattern of its text
-#: (Taiga: a tile laid at a place; Alheimur: an item on a territory)
+#: (Taiga: a tile laid at a place; Alheimur: an item on a territory, a ship's move)
 ON_THE_MAP = {"taiga": re.compile(r" at -?[0-9]+,-?[0-9]+"),
-              "alheimur": re.compile(r"(^|\s)[1-8N][a-d][1-4][-+=^]")}
+              "alheimur": re.compile(r"(^|\s)([1-8N][a-d][1-4][-+=^]|[1-8NS][FT][1-3])")}
 
 
 @pytest.mark.parametrize("name", sorted(ON_THE_MAP))
