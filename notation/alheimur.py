@@ -63,6 +63,36 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             return turns.play_text(turn)
         raise TypeError(f"not an Alheimur turn: {turn!r}")
 
+    # -- play by clicking ---------------------------------------------------
+    def turn_clicks(self, state: AlheimurState, turn: Any) -> tuple[str, ...]:
+        """An item on a territory is the territory, clicked on its world's
+        picture (``1a4``, any tile of it), then what is done there, a
+        button (``+3``, ``=2``, ``^F``); a migration is the territory,
+        ``-``, then the territory it goes to (``1a2-c3``: ``1a2``, ``-``,
+        ``1c3``).  A ship's move is the ship, clicked in its orbit or in
+        space (``ship 2F2``), then a button (``>S``, ``=T``), or ``>`` or ``!``
+        then the territory it returns or lands on (``2c3``).  Everything
+        else is a button per word, as written: a placement (``sw~``),
+        ``pass``, and the sections after the items (``battles``, ``2;``,
+        ``fire``)."""
+        text = self.format_turn(state, turn)
+        items, _, sections = text.partition("; ")
+        clicks: list[str] = []
+        for word in items.split():
+            on = _ON_TERRITORY.fullmatch(word)
+            ship = _SHIP_MOVE.fullmatch(word)
+            if ship is not None and ship["place"]:  # to a territory of the orbit's world
+                clicks += ["ship " + ship["ship"], ship["how"], ship["ship"][0] + ship["place"]]
+            elif ship is not None:
+                clicks += ["ship " + ship["ship"], ship["how"] + ship["to"]]
+            elif on is None:
+                clicks.append(word)
+            elif on["rest"].startswith("-"):
+                clicks += [on["world"] + on["territory"], "-", on["world"] + on["rest"][1:]]
+            else:
+                clicks += [on["world"] + on["territory"], on["rest"]]
+        return tuple(clicks + sections.split())
+
     # -- positions -------------------------------------------------------
     def format_position(self, state: AlheimurState) -> str:
         return positions.format_position(state)
@@ -79,11 +109,13 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         transport upright with its marine on top); the caption says whose
         turn it is."""
         zones: list[Zone] = []
+        mover = state.current if state.phase == "play" else None
         for world in state.worlds:
             zones.append(Zone(world_title(state, world), "tiles", world_tiles(world)))
-            zones.append(Zone(f"Orbit {world.name}", "stacks", ship_stacks(world.ships), beside=True))
+            zones.append(Zone(f"Orbit {world.name}", "stacks", ship_stacks(world.ships, mover, world.name),
+                              beside=True))
         if state.phase in ("play", "over"):
-            zones.append(Zone("Space", "stacks", ship_stacks(state.space)))
+            zones.append(Zone("Space", "stacks", ship_stacks(state.space, mover, "S")))
         if not zones:  # before the deal: nothing is built yet
             zones.append(Zone("No world is built yet", "stacks", ()))
         legend = (N_("Tiles: {tiles}; pyramids: player number and pips, i for an invader; ships: F fighter, "
@@ -175,6 +207,12 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         return "\n".join(line.strip() for line in log) or str(_("Nothing happened."))
 
 
+#: a ship's move: the ship (zone, kind, size, marine), how it moves, where to (a territory, or the rest)
+_SHIP_MOVE = re.compile(r"(?P<ship>[1-8NS][FT][1-3](?:\+[1-3])?)(?P<how>[>!=])(?:(?P<place>[a-d][1-4])|(?P<to>.+))")
+#: an item done on a territory: the world, the territory, what is done there
+_ON_TERRITORY = re.compile(r"(?P<world>[1-8N])(?P<territory>[a-d][1-4])(?P<rest>[-+=^].+)")
+
+
 def world_title(state: AlheimurState, world: World) -> str:
     if world.owner is None:
         return "World N (neutral)"
@@ -233,17 +271,22 @@ def world_tiles(world: World) -> tuple[Tile, ...]:
                 piece = Piece("pyramid", _label(p), p.owner, p.size, lying=p.invader)
             walls = "".join(side for side, (dc, dr) in sides.items() if owner.get((col + dc, row + dr)) != terr.name)
             tiles.append(Tile((col, 3 - row), terr.name if i == 0 else terr.element,
-                              ELEMENT_COLOURS[terr.element], piece, walls=walls))
+                              ELEMENT_COLOURS[terr.element], piece, walls=walls, click=f"{world.name}{terr.name}"))
     return tuple(sorted(tiles, key=lambda t: (-t.at[1], t.at[0])))
 
 
-def ship_stacks(ships: tuple[Ship, ...]) -> tuple[Stack, ...]:
+def ship_stacks(ships: tuple[Ship, ...], mover: int | None = None, zone: str = "") -> tuple[Stack, ...]:
+    """The ships as stacks; those of ``mover`` (the player to play) are
+    clicked as their moves name them (``ship 2F2``: a fighter of 2 in the
+    orbit of world 2; ``ship ST2+1`` in space: never a stack's label, which
+    names its owner, ``1F2``)."""
     stacks = []
     for s in ships:
         # a fighter lies on its side, a transport stands with its marine on top
         body = Piece("pyramid", f"{s.owner + 1}{'F' if s.fighter else 'T'}{s.size}", s.owner, s.size, lying=s.fighter)
         cargo = (Piece("pyramid", f"+{s.marine}", s.owner, s.marine),) if s.marine else ()
-        stacks.append(Stack(positions.format_ship(s), cargo + (body,)))
+        click = f"ship {turns.ship_text(zone, s.size, s.fighter, s.marine)}" if s.owner == mover and zone else ""
+        stacks.append(Stack(positions.format_ship(s), cargo + (body,), click=click))
     return tuple(stacks)
 
 

@@ -105,11 +105,14 @@ ZONE_KINDS = ("grid", "stacks", "pile", "hand", "dice", "tiles")
 class Stack:
     """Pieces stacked on each other, listed top first (a Martian Greenhouse
     flower: six pyramids); ``label`` names it ("#3"), ``note`` says more
-    ("filled by #7")."""
+    ("filled by #7").  ``click``, when set, is the click clicking it makes
+    (``notation.clicks``), when that is not its label: its clickable area
+    is named so (several stacks may share one: any of them is clicked)."""
 
     label: str
     pieces: tuple[Piece, ...]
     note: str = ""
+    click: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,10 @@ class Tile:
     ``shapes`` (drawn over the fill, under the piece and label) and, for the
     text map, ``glyph``: rows of characters, all tiles' glyphs the same size
     (the text map then sets them side by side with the coordinates around).
-    ``walls``: its sides drawn thick."""
+    ``walls``: its sides drawn thick.  ``click``, when set, is the click
+    (``notation.clicks``) that clicking this tile makes: its clickable area
+    on the picture is named so (several tiles may share one click: a
+    territory of several tiles is clicked on any of them)."""
 
     at: tuple[int, int]
     label: str
@@ -174,6 +180,7 @@ class Tile:
     #: the sides ("n", "e", "s", "w"; y up) drawn as a thick border: where
     #: a region of several tiles (a territory) ends
     walls: str = ""
+    click: str = ""
 
 
 @dataclass(frozen=True)

@@ -217,6 +217,32 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             text += f", {choice} {spot}"
         return text
 
+    # -- play by clicking ---------------------------------------------------
+    def turn_clicks(self, state: TaigaState, turn: TaigaTurn) -> tuple[str, ...]:
+        """The drawn tile (its code, clicked on the picture), then the
+        place on the map (``0,1``, clicked on the map: an empty place
+        next to it), then a button for each further part: the rotation
+        (``turn 0`` too, unwritten in the turn, so that every rotation is
+        asked the same way; the only one that fits is clicked for the
+        player), ``keeper``,
+        ``keeper``, ``surveyor e``, ``truck`` then the truck's tile on the
+        map then its side (``e``), ``pay s``; a discard is the drawn tile
+        then ``discard``; the choice for a completed forest, ``pay`` or
+        ``lumberjack``, is a button."""
+        if isinstance(turn, Choose):
+            return (turn.option,)
+        if isinstance(turn, Discard):
+            return (turn.code, "discard")
+        clicks = [turn.code, f"{turn.x},{turn.y}", f"turn {90 * turn.turn}"]
+        if turn.meeple == CAMP_SPOT:
+            clicks.append("keeper")
+        elif turn.meeple:
+            clicks.append(f"surveyor {turn.meeple}")
+        if turn.truck:
+            clicks += ["truck", f"{turn.truck[0]},{turn.truck[1]}", turn.truck[2]]
+        clicks += [f"{choice} {spot}" for spot, choice in turn.choices]
+        return tuple(clicks)
+
     # -- positions -------------------------------------------------------
     def format_position(self, state: TaigaState) -> str:
         return write_position(state)
@@ -243,9 +269,9 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             logged = tuple(s for s in tile.forest_spots if (x, y, s) in logged_keys)
             token = bool(tile.feature) and not logged
             tiles.append(Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None,
-                              *_pictures(tile, pieces, logged, token)))
+                              *_pictures(tile, pieces, logged, token), click=f"{x},{y}"))
         for x, y in maps.frontier(board.tiles):
-            tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH))
+            tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH, click=f"{x},{y}"))
         # the words are read now, in the language of the moment (the pictures are cached by language)
         zones = [Zone(str(_("Map (x east, y north; the start tile at 0,0)")), "tiles", tuple(tiles))]
         if state.drawn == HIDDEN:
@@ -253,7 +279,7 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
                               (Card(face_up=False),)))
         elif state.drawn is not None:
             zones.append(Zone(str(_("Player {player}'s drawn tile: {code}", player=state.mover + 1,
-                                    code=state.drawn)), "tiles", (_loose(state.drawn, 0),)))
+                                    code=state.drawn)), "tiles", (_loose(state.drawn, 0, click=True),)))
         if state.discards:
             zones.append(Zone(str(_("Discards (face up): {codes}", codes=", ".join(state.discards))), "tiles",
                               tuple(_loose(code, i) for i, code in enumerate(state.discards)),
@@ -313,10 +339,12 @@ def _pictures(tile: Turned, pieces: tuple[tuple[str, str, int], ...], logged: tu
     return tile_shapes(tile, pieces, logged, token), tile_glyph(tile, pieces, logged, token)
 
 
-def _loose(code: str, index: int) -> Tile:
-    """A tile off the map (drawn, discarded), as printed."""
+def _loose(code: str, index: int, click: bool = False) -> Tile:
+    """A tile off the map (drawn, discarded), as printed; ``click``: clicked
+    by its code (the drawn tile, the first click of a turn)."""
     tile = turned(code, 0)
-    return Tile((index, 0), code, corner_colour(tile), None, tile_shapes(tile), tile_glyph(tile))
+    return Tile((index, 0), code, corner_colour(tile), None, tile_shapes(tile), tile_glyph(tile),
+                click=code if click else "")
 
 
 def replace_choices(game: TaigaGame, state: TaigaState, place: Place,

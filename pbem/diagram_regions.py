@@ -60,16 +60,31 @@ def _zone_items(diagram: Diagram) -> list[tuple[str, str, Rect]]:
 
 def regions(diagram: Diagram) -> dict[str, Any]:
     """The picture's size and a rectangle per clickable thing:
-    ``{"width", "height", "regions": {id: [x0, y0, x1, y1]}}``."""
+    ``{"width", "height", "regions": {id: [x0, y0, x1, y1]}, "more": [[id,
+    [x0, y0, x1, y1]], ...]}``; ``more`` holds the further rectangles of a
+    thing drawn in several parts (the tiles of one territory, which share
+    their ``Tile.click``; stacks that share their ``Stack.click``), clicked
+    as the same thing."""
     width, height = diagrams._size(diagram)
     found: dict[str, list[float]] = {}
+    more: list[list[Any]] = []
     for rank in range(diagram.ranks if diagram.has_grid else 0):
         for file in range(diagram.files):
             x, y = diagrams._origin(diagram, file, rank)
             found[diagram.square_name(file, rank)] = [x, y, x + diagrams.CELL, y + diagrams.CELL]
+    clicks = _tile_clicks(diagram)
     for name, _, rect in _zone_items(diagram):
-        found.setdefault(name, list(rect))
-    return {"width": width, "height": height, "regions": found}
+        if name not in found:
+            found[name] = list(rect)
+        elif name in clicks:  # another tile of a thing clicked as one
+            more.append([name, list(rect)])
+    return {"width": width, "height": height, "regions": found, "more": more}
+
+
+def _tile_clicks(diagram: Diagram) -> set[str]:
+    """The clicks that tiles and stacks of the diagram's zones are named by."""
+    return {item.click for zone in diagram.zones if zone.kind in ("tiles", "stacks") for item in zone.items
+            if item.click}
 
 
 def changed(before: Diagram, after: Diagram) -> list[Rect]:

@@ -153,7 +153,8 @@ def _stacks(zone: Zone, colour, piece_shapes) -> Block:
         x = index * (STACK_WIDTH + GAP)
         cx = x + 27
         words = " ".join(p.label for p in stack.pieces)
-        block.ops.append(("group", f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")))
+        title = f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")
+        block.ops.append(("group", f"{stack.click}: {title}" if stack.click else title))
         block.ops.append(("rect", (x, 0, x + STACK_WIDTH, depth * SLOT + 8), STACK_GROUND, "#b9a77f", 4))
         for row, piece in enumerate(stack.pieces):
             block.ops.append(_pyramid(piece, cx, 4 + (row + 1) * SLOT - 2, colour))
@@ -244,6 +245,8 @@ def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0
         x, y = ox + (tile.at[0] - left) * size, oy + (top - tile.at[1]) * size
         fill = tile.colour or TILE_GROUND
         title = f"tile {tile.label} at {tile.at[0]},{tile.at[1]}"
+        if tile.click:  # its clickable area is named by its click (the title up to its first colon)
+            title = f"{tile.click}: {title}"
         if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
             token, body = _tile_body(tile.label, fill, tile.walls, tile.shapes, size, text)
             block.ops.append(("group", title, token, x, y))

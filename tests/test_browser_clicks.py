@@ -3,7 +3,11 @@ Chromium) on a running ``pbem serve``, on a desktop and on a phone-sized
 window: a whole game of every game the server offers is played from its
 first turn to its end by clicking squares, stacks, tiles and buttons only
 (never typing a turn), the turn box filling as the clicks go and the board
-after the turn previewed before Play.  Screenshots of the board and of the
+after the turn previewed before Play.  Every click that names a clickable
+area of the board picture (a square, a stack, Taiga's drawn tile and its
+place on the map, an Alheimur territory or ship) is made on the picture, the others
+on the buttons beside it; Taiga's and Alheimur's turns that name a place of
+their map are each clicked partly on the map.  Screenshots of the board and of the
 turn box are looked at (with Pillow) for basic sanity: the board is drawn
 with the clickable squares marked, the box holds text, on a phone the board
 fits the screen, and the finished game's board is drawn.
@@ -133,6 +137,16 @@ def deal_seed(seed: int) -> str:
     return f"{seed:064x}"
 
 
+def board_clicks(notation, state, clicks: tuple[str, ...], made: tuple[int, ...]) -> tuple[int, ...]:
+    """Which of the clicks the player makes (indexes in ``made``) name a
+    clickable area of the board picture (a square, a stack, a tile, a
+    territory): those are made on the picture, the others on buttons."""
+    from pbem import diagram_regions
+
+    drawn = diagram_regions.regions(notation.diagram(state))["regions"]
+    return tuple(index for index in made if clicks[index] in drawn)
+
+
 def made_clicks(notation, state, clicks: tuple[str, ...]) -> tuple[int, ...]:
     """Which of a turn's ``clicks`` the player makes (their indexes): not
     those the rules force, which the page makes for them (the only next
@@ -150,7 +164,8 @@ def planned_game(name: str, seeds: int) -> tuple[str | None, list[tuple[int, str
     """The shortest of ``seeds`` seeded random games of ``name`` for two
     (with at least ``LEAST`` turns), played to the end: its deal seed (None
     for a game without chance) and each turn as (seat to move, canonical
-    text, clicks, the indexes of the clicks the player makes), the turn
+    text, clicks, the indexes of the clicks the player makes, and of those
+    made on the board picture), the turn
     picked among the first ``FIRST_TURNS`` legal turns, chance settled from
     the deal seed as the server settles it."""
     from engine.base import settle_from_seed
@@ -183,7 +198,9 @@ def planned_game(name: str, seeds: int) -> tuple[str | None, list[tuple[int, str
         state = rules.initial_state(2)
     made = []
     for ply, (seat, text, clicks) in enumerate(turns):
-        made.append((seat, text, clicks, made_clicks(notation, rules.view(state, seat), clicks)))
+        view = rules.view(state, seat)
+        by_player = made_clicks(notation, view, clicks)
+        made.append((seat, text, clicks, by_player, board_clicks(notation, view, clicks, by_player)))
         state = rules.apply(state, notation.parse_turn(state, text))
         if dealt:
             state = settle_from_seed(rules, state, dealt, ply + 1)[0]
@@ -253,16 +270,26 @@ class Server:
         return found
 
 
-def make_clicks(page, clicks: tuple[str, ...], made: tuple[int, ...], first: int, look: bool) -> None:
-    """The player's clicks from their ``first`` on; after each, the page
-    shows the clicks so far, with those it made itself after it; ``look``:
-    the first click on the board is seen marked in a screenshot."""
+def make_clicks(page, clicks: tuple[str, ...], made: tuple[int, ...], first: int, look: bool,
+                board: tuple[int, ...] = ()) -> None:
+    """The player's clicks from their ``first`` on, those at the indexes
+    ``board`` on the board picture (a clickable area, highlighted), the
+    others on the buttons beside it; after each, the page shows the clicks
+    so far, with those it made itself after it; ``look``: the first click
+    on the board is seen marked in a screenshot."""
     play_area = page.locator("#click-play")
     marked = not look
     for step in range(first, len(made)):
         click = clicks[made[step]]
-        on_board = not marked and page.locator(f'.click-cell.can[data-click="{click}"]').count() > 0
-        page.locator(f'.click-cell.can[data-click="{click}"], #click-buttons button[data-click="{click}"]').first.click()
+        if made[step] in board:  # on the picture: its area is offered (several for a territory: any of them)
+            cell = page.locator(f'.click-layer .click-cell.can[data-click="{click}"]')
+            expect(cell.first).to_be_enabled()
+            cell.last.click()
+            on_board = not marked
+        else:
+            expect(page.locator(f'.click-cell[data-click="{click}"]')).to_have_count(0)
+            page.locator(f'#click-buttons button[data-click="{click}"]').click()
+            on_board = False
         upto = made[step + 1] if step + 1 < len(made) else len(clicks)
         expect(play_area).to_have_attribute("data-clicked", " ".join(clicks[:upto]))
         if on_board:
@@ -272,10 +299,12 @@ def make_clicks(page, clicks: tuple[str, ...], made: tuple[int, ...], first: int
             marked = True
 
 
-def click_turn(page, clicks: tuple[str, ...], made: tuple[int, ...], text: str, look: bool, phone: bool) -> None:
+def click_turn(page, clicks: tuple[str, ...], made: tuple[int, ...], text: str, look: bool, phone: bool,
+               board: tuple[int, ...] = ()) -> None:
     """Build the turn ``text`` by its clicks on the page (the player makes
-    those at the indexes ``made``, the page the others), then play it;
-    ``look``: screenshots are looked at, and the preview waited for."""
+    those at the indexes ``made``, those at ``board`` on the board picture,
+    the page the others), then play it; ``look``: screenshots are looked
+    at, and the preview waited for."""
     play_area = page.locator("#click-play")
     expect(play_area).to_be_visible()
     expect(play_area).to_have_attribute("data-clicked", "")
@@ -285,7 +314,7 @@ def click_turn(page, clicks: tuple[str, ...], made: tuple[int, ...], text: str, 
         if phone:
             box = layer.bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, "the board does not fit the phone"
-    make_clicks(page, clicks, made, 0, look)
+    make_clicks(page, clicks, made, 0, look, board)
     if look and len(made) < len(clicks):
         # Undo takes back a click the player made with the clicks the page made after it
         ends = list(made[1:]) + [len(clicks)]
@@ -293,7 +322,7 @@ def click_turn(page, clicks: tuple[str, ...], made: tuple[int, ...], text: str, 
         for _ in range(len(made) - step):
             page.click("#click-undo")
         expect(play_area).to_have_attribute("data-clicked", " ".join(clicks[:made[step]]))
-        make_clicks(page, clicks, made, step, False)
+        make_clicks(page, clicks, made, step, False, board)
     choices = page.locator("#click-choices button")
     if choices.count():
         choices.filter(has_text=re.compile("^" + re.escape(text) + "$")).click()
@@ -359,6 +388,25 @@ def test_every_offered_game_is_planned_here():
         "a new game: add it to PLANNED (its clicks come from its own notation)"
 
 
+#: the games whose turns name a place of their map: every such turn is
+#: clicked at least partly on the board picture, by this pattern of its text
+#: (Taiga: a tile laid at a place; Alheimur: an item on a territory, a ship's move)
+ON_THE_MAP = {"taiga": re.compile(r" at -?[0-9]+,-?[0-9]+"),
+              "alheimur": re.compile(r"(^|\s)([1-8N][a-d][1-4][-+=^]|[1-8NS][FT][1-3])")}
+
+
+@pytest.mark.parametrize("name", sorted(ON_THE_MAP))
+def test_turns_on_the_map_are_clicked_on_the_board_picture(name):
+    """Taiga's places and Alheimur's territories are clicked on the map
+    itself, not only on buttons: each planned turn that names one makes
+    at least one of its clicks on the board picture (the drawn tile and its
+    place, a territory), and most turns of the game are such turns."""
+    _, planned = planned_game(name, PLANNED[name])
+    named = [(text, board) for _, text, _, _, board in planned if ON_THE_MAP[name].search(text)]
+    assert len(named) >= len(planned) / 2, [text for _, text, *_ in planned]
+    assert all(board for _, board in named), [text for text, board in named if not board]
+
+
 @pytest.mark.parametrize("where", sorted(VIEWPORTS, reverse=True))
 @pytest.mark.parametrize("name", sorted(PLANNED))
 def test_a_whole_game_is_played_by_clicking_only(signed_in, served, server, name, where):
@@ -366,14 +414,14 @@ def test_a_whole_game_is_played_by_clicking_only(signed_in, served, server, name
     dealt, planned = planned_game(name, PLANNED[name])
     game_id = server.start(name, list(EMAILS), seed=dealt)
     showing: dict[str, int] = {}  # the ply each player's page shows now
-    for ply, (seat, text, clicks, made) in enumerate(planned):
+    for ply, (seat, text, clicks, made, board) in enumerate(planned):
         email = EMAILS[seat]
         page = signed_in(where, email)
         if showing.get(email) != ply:
             page.goto(f"{served[0]}/games/{game_id}")
         if ply == 0 and page.locator("#click-play").get_attribute("data-turns") != "null":
             typed_and_followed(page, clicks, text)
-        click_turn(page, clicks, made, text, ply in (0, len(planned) - 1), phone)
+        click_turn(page, clicks, made, text, ply in (0, len(planned) - 1), phone, board)
         showing[email] = ply + 1
     assert server.state(game_id)[2] == "finished", name
     finished_and_drawn(signed_in(where, EMAILS[0]), served[0], game_id)
@@ -396,7 +444,8 @@ def test_a_martian_greenhouse_game_is_played_by_clicking_only(signed_in, served,
     page = signed_in(where, EMAILS[0])
     page.goto(f"{served[0]}/games/{game_id}")
     clicks = notation.turn_clicks(state, turn)
-    click_turn(page, clicks, made_clicks(notation, state, clicks), notation.format_turn(state, turn), True,
-               where == "phone")
+    made = made_clicks(notation, state, clicks)
+    click_turn(page, clicks, made, notation.format_turn(state, turn), True, where == "phone",
+               board_clicks(notation, state, clicks, made))
     assert server.state(game_id)[2] == "finished"
     finished_and_drawn(page, served[0], game_id)

@@ -127,6 +127,23 @@ def test_tiles_sit_on_a_map_that_grows_in_every_direction():
     assert render_text(diagram).splitlines()[1:3] == ["  .   . for", "hil sea   ."]
 
 
+def test_a_tile_that_names_its_click_is_clicked_by_it_on_each_of_its_tiles():
+    """A tile's clickable area is named by its ``click`` (several tiles of
+    one click, a territory, are each clickable as it); the picture is the
+    same pixels with or without clicks."""
+    from pbem import diagram_regions
+
+    plain = (Tile((0, 0), "a4", "#90caf9"), Tile((1, 0), "W", "#90caf9"), Tile((0, -1), "b3", "#a5d6a7"))
+    named = tuple(Tile(t.at, t.label, t.colour, click=c) for t, c in zip(plain, ("1a4", "1a4", "1b3")))
+    found = diagram_regions.regions(only(Zone("World 1", "tiles", named)))
+    assert set(found["regions"]) == {"1a4", "1b3"}
+    assert [name for name, _ in found["more"]] == ["1a4"]
+    first, more = found["regions"]["1a4"], found["more"][0][1]
+    assert more[0] > first[0] and more[1] == first[1]  # the territory's second tile, east of its first
+    assert "tile a4 at 0,0" in set(diagram_regions.regions(only(Zone("World 1", "tiles", plain)))["regions"])
+    assert diagrams.render_png(only(Zone("W", "tiles", named))) == diagrams.render_png(only(Zone("W", "tiles", plain)))
+
+
 def test_a_grid_zone_is_a_small_board_of_its_own():
     board = Diagram(2, 2, {(0, 0): Piece("stone", "x", 0)})
     diagram = only(Zone("Board", "grid", (board,)))

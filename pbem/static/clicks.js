@@ -75,8 +75,11 @@
   layer.className = "click-layer";
   board.parentNode.insertBefore(layer, board);
   layer.appendChild(board);
-  Object.keys(geometry.regions).forEach(function (id) {
-    var r = geometry.regions[id];
+  // a thing drawn in several parts (a territory of several tiles) has a
+  // cell on each part, all making the same click
+  var parts = Object.keys(geometry.regions).map(function (id) { return [id, geometry.regions[id]]; });
+  parts.concat(geometry.more || []).forEach(function (part) {
+    var id = part[0], r = part[1];
     var cell = document.createElement("button");
     cell.type = "button";
     cell.className = "click-cell";
@@ -89,7 +92,7 @@
     cell.disabled = true;
     cell.addEventListener("click", function () { click(id); });
     layer.appendChild(cell);
-    cells[id] = cell;
+    (cells[id] = cells[id] || []).push(cell);
   });
 
   function setBox(text) {
@@ -121,9 +124,11 @@
     root.dataset.clicked = prefix.join(" ");  // what the board shows now (tests wait for it)
     Object.keys(cells).forEach(function (id) {
       var can = next.indexOf(id) >= 0;
-      cells[id].disabled = !can;
-      cells[id].classList.toggle("can", can);
-      cells[id].classList.toggle("picked", prefix.indexOf(id) >= 0);
+      cells[id].forEach(function (cell) {
+        cell.disabled = !can;
+        cell.classList.toggle("can", can);
+        cell.classList.toggle("picked", prefix.indexOf(id) >= 0);
+      });
     });
     buttons.textContent = "";
     choices.textContent = "";
@@ -219,7 +224,9 @@
   // stepping back through the game hides the clicks: they are for the board now
   new MutationObserver(function () {
     layer.classList.toggle("past", board.getAttribute("src") !== nowSrc);
-    Object.keys(cells).forEach(function (id) { cells[id].hidden = board.getAttribute("src") !== nowSrc; });
+    Object.keys(cells).forEach(function (id) {
+      cells[id].forEach(function (cell) { cell.hidden = board.getAttribute("src") !== nowSrc; });
+    });
   }).observe(board, { attributes: true, attributeFilter: ["src"] });
 
   root.hidden = false;
