@@ -38,12 +38,15 @@ def _bounds(ops: list[zones.Op]) -> Rect | None:
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
-def _zone_items(diagram: Diagram) -> list[tuple[str, str, Rect]]:
-    """(id, title, rectangle) of each group the zones draw."""
+def _zone_items(diagram: Diagram, drawn: bool = False) -> list[tuple[Any, ...]]:
+    """(id, title, rectangle) of each group the zones draw; with ``drawn``,
+    also how it is drawn, wherever it is (its operations moved to its
+    rectangle's corner: a map that grows moves its tiles, not what they
+    show)."""
     _, _, block, zones_top, _ = diagrams._layout(diagram)
     if block is None:
         return []
-    found: list[tuple[str, str, Rect]] = []
+    found: list[tuple[Any, ...]] = []
     title, group = None, []
     for op in zones.moved(block.ops, 8, zones_top):
         if op[0] == "group":
@@ -51,11 +54,24 @@ def _zone_items(diagram: Diagram) -> list[tuple[str, str, Rect]]:
         elif op[0] == "end" and title is not None:
             rect = _bounds(group)
             if rect is not None:
-                found.append((title.split(":")[0].strip(), title, rect))
+                item = (title.split(":")[0].strip(), title, rect)
+                found.append(item + (_looks(group, rect),) if drawn else item)
             title = None
         elif title is not None:
             group.append(op)
     return found
+
+
+def _looks(group: list[zones.Op], rect: Rect) -> str:
+    """How a group is drawn, apart from where: its operations from its corner."""
+    def rounded(value: Any) -> Any:
+        if isinstance(value, float):
+            return round(value, 1)
+        if isinstance(value, (tuple, list)):
+            return tuple(rounded(v) for v in value)
+        return value
+
+    return repr([rounded(op) for op in zones.moved(group, -rect[0], -rect[1])])
 
 
 def regions(diagram: Diagram) -> dict[str, Any]:
@@ -98,8 +114,8 @@ def changed(before: Diagram, after: Diagram) -> list[Rect]:
                 if before.cells.get((file, rank)) != after.cells.get((file, rank)):
                     x, y = diagrams._origin(after, file, rank)
                     marks.append((x, y, x + diagrams.CELL, y + diagrams.CELL))
-    old = {title for _, title, _ in _zone_items(before)}
-    marks.extend(rect for _, title, rect in _zone_items(after) if title not in old)
+    old = {title: looks for _, title, _, looks in _zone_items(before, drawn=True)}
+    marks.extend(rect for _, title, rect, looks in _zone_items(after, drawn=True) if old.get(title) != looks)
     return marks
 
 

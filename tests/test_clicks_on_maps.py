@@ -51,3 +51,19 @@ def test_alheimur_territories_and_ships_are_clicked_on_the_worlds():
         # a transport whose marine landed, is not drawn yet: a button names it)
         assert all(c in drawn for c in clicks if c[:1].isdigit() and c[1:2].isalpha()), clicks
         assert clicks[0] in drawn or clicks[0] == "pass", clicks
+
+
+def test_the_preview_outlines_the_place_where_a_taiga_tile_is_laid():
+    """A place keeps its name once a tile is laid there (its clickable area
+    is the same): the preview outlines it because it is drawn differently,
+    and leaves alone the tiles that only moved as the map grew."""
+    kind = registry.get("taiga")
+    rules, notation = kind.rules, kind.notation
+    state = settle_from_seed(rules, rules.seeded_state(2, {}, SEED), SEED, 0)[0]
+    for ply, turn in enumerate(itertools.islice(rules.legal_turns(state), 3)):
+        after = settle_from_seed(rules, rules.apply(state, turn), SEED, 1)[0]
+        marks = diagram_regions.changed(notation.diagram(state), notation.diagram(after))
+        place = diagram_regions.regions(notation.diagram(after))["regions"][f"{turn.x},{turn.y}"]
+        assert tuple(place) in {tuple(m) for m in marks}, (ply, turn)
+        start = diagram_regions.regions(notation.diagram(after))["regions"]["0,0"]
+        assert tuple(start) not in {tuple(m) for m in marks}  # the start tile only moved, if at all
