@@ -112,12 +112,12 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         mover = state.current if state.phase == "play" else None
         for world in state.worlds:
             zones.append(Zone(world_title(state, world), "tiles", world_tiles(world)))
-            zones.append(Zone(f"Orbit {world.name}", "stacks", ship_stacks(world.ships, mover, world.name),
+            zones.append(Zone(str(_("Orbit {name}", name=world.name)), "stacks", ship_stacks(world.ships, mover, world.name),
                               beside=True))
         if state.phase in ("play", "over"):
-            zones.append(Zone("Space", "stacks", ship_stacks(state.space, mover, "S")))
+            zones.append(Zone(str(_("Space")), "stacks", ship_stacks(state.space, mover, "S")))
         if not zones:  # before the deal: nothing is built yet
-            zones.append(Zone("No world is built yet", "stacks", ()))
+            zones.append(Zone(str(_("No world is built yet")), "stacks", ()))
         legend = (N_("Tiles: {tiles}; pyramids: player number and pips, i for an invader; ships: F fighter, "
                      "T transport, + a marine").format(tiles=", ".join(f"{e} {n}" for e, n in ELEMENTS.items())),)
         return Diagram(0, 0, {}, tuple(caption(state)), legend, players=state.players, zones=tuple(zones))
@@ -213,10 +213,15 @@ _SHIP_MOVE = re.compile(r"(?P<ship>[1-8NS][FT][1-3](?:\+[1-3])?)(?P<how>[>!=])(?
 _ON_TERRITORY = re.compile(r"(?P<world>[1-8N])(?P<territory>[a-d][1-4])(?P<rest>[-+=^].+)")
 
 
+#: the players' colours as world titles name them (``player_colour``), for the catalogue
+COLOUR_WORDS = (N_("red"), N_("blue"), N_("green"), N_("gold"), N_("purple"), N_("orange"), N_("sky"), N_("black"))
+
+
 def world_title(state: AlheimurState, world: World) -> str:
+    """A world's title over its picture, in the language of the moment."""
     if world.owner is None:
-        return "World N (neutral)"
-    return f"World {world.name} ({player_colour(world.owner).name})"
+        return str(_("World N (neutral)"))
+    return str(_("World {name} ({colour})", name=world.name, colour=_(player_colour(world.owner).name)))
 
 
 #: the five elements' names, as the scores in the caption name them

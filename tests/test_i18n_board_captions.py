@@ -47,6 +47,7 @@ CASES = [
     ("greenhouse", "Orders", "Commandes"),
     ("alheimur", "Player 1 to play, turn 1", "Au joueur 1 de jouer, tour 1"),
     ("alheimur", "2 blue", "2 bleu"),
+    ("alheimur", "No world is built yet", "Aucun monde n'est encore construit"),
 ]
 
 
@@ -80,3 +81,16 @@ def test_a_finished_logger_game_s_text_board_reads_in_french_too():
         board = notation.text_diagram(state)
     assert "Partie terminée : le joueur 1 gagne (le plus de points)" in board
     assert "Game over" not in board
+
+
+def test_alheimur_worlds_orbits_and_space_are_titled_in_french():
+    from alheimur_helpers import position, world
+
+    kind = registry.get("alheimur")
+    text = kind.notation.format_position(position(world("1", on="a4=1:1"), world("2", on="d1=2:3", orbit="2F1")))
+    with language("fr"):
+        french = _texts(diagrams.render("alheimur", {}, text, "svg"))
+    with language("en"):
+        english = _texts(diagrams.render("alheimur", {}, text, "svg"))
+    assert {"Monde 1 (rouge)", "Orbite 1", "Monde 2 (bleu)", "Espace"} <= set(french)
+    assert {"World 1 (red)", "Orbit 1", "World 2 (blue)", "Space"} <= set(english)
