@@ -148,10 +148,11 @@ def verify_seed(record: Record) -> None:
         for k, (event, values) in enumerate(happened):
             decided = chance.decide(seed, event, ply, k)
             if decided != values:
-                where = "before the first turn" if ply == 0 else f"after turn {ply}"
-                raise RecordError(
-                    f"the seed does not give the recorded outcome {{{event.purpose} {' '.join(values)}}} {where} "
-                    f"(chance event {k + 1} there): it gives {{{event.purpose} {' '.join(decided)}}}")
+                where = _("before the first turn") if ply == 0 else _("after turn {ply}", ply=ply)
+                raise RecordError(_(
+                    "the seed does not give the recorded outcome {recorded} {where} (chance event {k} there): "
+                    "it gives {decided}", recorded=_outcomes_text([Outcome(event.purpose, tuple(values))]),
+                    where=where, k=k + 1, decided=_outcomes_text([Outcome(event.purpose, tuple(decided))])))
 
 
 def _check_out(record: Record, played: Replay, out: dict[int, int]) -> Replay:
@@ -210,12 +211,14 @@ def _read_outcomes(text: str, line_number: int) -> list[Outcome]:
     found: list[Outcome] = []
     rest = _OUTCOME.sub(lambda m: found.append(Outcome(m[1], tuple(m[2].split()))) or "", text)
     if rest.strip():
-        raise RecordError(f"line {line_number}: chance outcomes are written {{purpose value ...}}, such as "
-                          f"{{draw kiwi}} or {{attack 3 5}}; not {quote(text.strip())}")
+        raise RecordError(_("line {line}: chance outcomes are written {form}, such as {example} or {other}; "
+                            "not {text}", line=line_number, form="{purpose value ...}", example="{draw kiwi}",
+                            other="{attack 3 5}", text=quote(text.strip())))
     for outcome in found:
         if not _PURPOSE.match(outcome.purpose) or not outcome.values:
-            raise RecordError(f"line {line_number}: a chance outcome names its purpose (a lowercase word) and what "
-                              f"it gave, such as {{draw kiwi}}; not {quote(_outcomes_text([outcome]))}")
+            raise RecordError(_("line {line}: a chance outcome names its purpose (a lowercase word) and what "
+                                "it gave, such as {example}; not {text}", line=line_number, example="{draw kiwi}",
+                                text=quote(_outcomes_text([outcome]))))
     return found
 
 
@@ -337,8 +340,9 @@ def read_text(text: str) -> Record:
                 for item in items:
                     turn, after = _turn_and_outcomes(item)
                     if not turn.strip():
-                        raise RecordError(f"line {line_number}: a chance outcome {quote(item)} comes after a turn, "
-                                          "such as 'play ant {draw kiwi}'")
+                        raise RecordError(_("line {line}: a chance outcome {item} comes after a turn, such as "
+                                            "{example}", line=line_number, item=quote(item),
+                                            example="'play ant {draw kiwi}'"))
                     turns.append(turn.strip())
                     chance_lists.append(_read_outcomes(after, line_number))
                 rounds.extend([expected_round] * len(items))
@@ -454,13 +458,14 @@ def _outcomes_from(data: Any, where: str) -> list[Outcome]:
             raise TypeError("not a list of outcomes")  # a string's letters are no list of values
         found = [Outcome(o["purpose"], tuple(str(v) for v in o["values"])) for o in data]
     except (KeyError, TypeError, AttributeError):
-        raise RecordError(f"the chance outcomes {where} are a list of objects such as "
-                          '{"purpose": "draw", "values": ["kiwi"]}') from None
+        raise RecordError(_("the chance outcomes {where} are a list of objects such as {example}", where=where,
+                            example='{"purpose": "draw", "values": ["kiwi"]}')) from None
     for outcome in found:
         if not _PURPOSE.match(outcome.purpose) or not outcome.values \
                 or any(not v or re.search(r"[\s{}|]", v) for v in outcome.values):
-            raise RecordError(f"the chance outcome {quote(_outcomes_text([outcome]))} {where} names its purpose "
-                              "(a lowercase word) and what it gave, such as {draw kiwi}")
+            raise RecordError(_("the chance outcome {text} {where} names its purpose (a lowercase word) and what "
+                                "it gave, such as {example}", text=quote(_outcomes_text([outcome])), where=where,
+                                example="{draw kiwi}"))
     return found
 
 
@@ -488,10 +493,10 @@ def read_json(text: str) -> Record:
         options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     except (KeyError, TypeError, AttributeError):
         raise RecordError(_("turns must be a list of strings or of objects with a 'turn' string")) from None
-    chance_lists = [_outcomes_from(data.get("start_chance"), "before the first turn")]
+    chance_lists = [_outcomes_from(data.get("start_chance"), str(_("before the first turn")))]
     for number, item in enumerate(data.get("turns", []), start=1):
         chance_lists.append(_outcomes_from(item.get("chance") if isinstance(item, dict) else None,
-                                           f"after turn {number}"))
+                                           str(_("after turn {ply}", ply=number))))
     for number, written in enumerate(rounds, start=1):
         if written is not None and (type(written) is not int or written < 1):
             raise RecordError(_("the round of turn {number} is a whole number from 1, such as 1; not {written}",

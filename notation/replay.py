@@ -203,29 +203,32 @@ def _settle(record: Record, state: Any, ply: int, turn: tuple[int, int, int | No
     start), their outcomes read from the record, which must give each one
     exactly, and no more."""
     written = record.outcomes_after(ply)
-    where = "before the first turn" if turn is None else "after it"
+    where = str(_("before the first turn") if turn is None else _("after it"))
 
-    def fail(reason: str) -> RecordError:
+    def fail(reason: Any) -> RecordError:
         if turn is None:
-            return RecordError(f"the chance outcomes before the first turn: {reason}")
-        return BadTurn(*turn, reason)
+            return RecordError(_("the chance outcomes before the first turn: {reason}", reason=reason))
+        return BadTurn(*turn, str(reason))
 
     def outcome(event: ChanceEvent, k: int) -> tuple[str, ...]:
         if k >= len(written):
-            count = "one" if event.count == 1 else str(event.count)
-            raise fail(f"the game {'draws' if event.kind == 'draw' else 'rolls'} here ({event.purpose}, {count}), "
-                       f"but the record gives no outcome {where}; write it as {{{event.purpose} ...}}")
+            found = {"purpose": event.purpose, "count": event.count, "where": where,
+                     "form": f"{{{event.purpose} ...}}"}
+            raise fail(_("the game draws here ({purpose}, {count}), but the record gives no outcome {where}; "
+                         "write it as {form}", **found) if event.kind == "draw" else
+                       _("the game rolls here ({purpose}, {count}), but the record gives no outcome {where}; "
+                         "write it as {form}", **found))
         given = written[k]
         if given.hidden:
-            raise fail(f"the record hides the outcome {{{given.purpose} {' '.join(given.values)}}}: it is a "
-                       "player's view of a game still going on, which cannot be replayed; the full record is "
-                       "given once the game is over")
+            raise fail(_("the record hides the outcome {outcome}: it is a player's view of a game still going "
+                         "on, which cannot be replayed; the full record is given once the game is over",
+                         outcome=f"{{{given.purpose} {' '.join(given.values)}}}"))
         if given.purpose != event.purpose:
-            raise fail(f"the record gives {{{given.purpose} ...}} where the game's next chance event is "
-                       f"{{{event.purpose} ...}}")
+            raise fail(_("the record gives {given} where the game's next chance event is {event}",
+                         given=f"{{{given.purpose} ...}}", event=f"{{{event.purpose} ...}}"))
         if not event.allows(given.values):
-            raise fail(f"{{{given.purpose} {' '.join(given.values)}}} is not a possible outcome: "
-                       + _possible(event))
+            raise fail(_("{outcome} is not a possible outcome: {possible}",
+                         outcome=f"{{{given.purpose} {' '.join(given.values)}}}", possible=_possible(event)))
         return given.values
 
     try:
@@ -236,22 +239,23 @@ def _settle(record: Record, state: Any, ply: int, turn: tuple[int, int, int | No
         raise fail(str(error)) from None
     if len(happened) < len(written):
         extra = written[len(happened)]
-        raise fail(f"the record gives {{{extra.purpose} {' '.join(extra.values)}}} {where}, "
-                   "but the game waits for no chance event there")
+        raise fail(_("the record gives {outcome} {where}, but the game waits for no chance event there",
+                     outcome=f"{{{extra.purpose} {' '.join(extra.values)}}}", where=where))
     return state, happened
 
 
 def _possible(event: ChanceEvent) -> str:
     if event.kind == "roll":
-        return f"{event.count} {'die' if event.count == 1 else 'dice'} of {event.sides} faces, each 1 to {event.sides}"
+        return str(_("1 die of {sides} faces, 1 to {sides}", sides=event.sides) if event.count == 1 else
+                   _("{count} dice of {sides} faces, each 1 to {sides}", count=event.count, sides=event.sides))
     left = sorted(set(event.items))
-    shown = ", ".join(left[:12]) + (f" ... ({len(left)} kinds)" if len(left) > 12 else "")
-    return f"{event.count} drawn from what is left: {shown}"
+    shown = ", ".join(left[:12]) + (f" ... ({len(left)})" if len(left) > 12 else "")
+    return str(_("{count} drawn from what is left: {items}", count=event.count, items=shown))
 
 
 def _forfeit(kind: GameKind, state: Any) -> Any:
     if kind.rules.is_over(state):
-        raise RecordError("the game is over; no turn can be forfeited")
+        raise RecordError(_("the game is over; no turn can be forfeited"))
     try:
         return kind.rules.forfeit_turn(state)
     except NotImplementedError:

@@ -23,6 +23,9 @@ HEAD = '[Game "logger"]\n[Player1 "a"]\n[Player2 "b"]\n\n'
     ('[Game "logger"\n', "line 1: a tag pair looks like", "ligne 1 : un tag s'écrit"),
     ('[Game "logger"]\n[Player1 "a"]\n[Result "4"]\n', "the result '4' names player 4, but the record has 1 players",
      "le résultat '4' nomme le joueur 4, mais le relevé a 1 joueurs"),
+    (HEAD + "1. a1 | e5 {Draw kiwi}\n", "line 5: a chance outcome names its purpose (a lowercase word) and "
+     "what it gave, such as {draw kiwi}; not '{Draw kiwi}'", "ligne 5 : un résultat du hasard nomme son objet "
+     "(un mot en minuscules) et ce qu'il a donné, par exemple {draw kiwi} ; pas '{Draw kiwi}'"),
 ])
 def test_a_bad_record_is_refused_in_the_reader_s_language(text, english, french):
     with language("fr"):
