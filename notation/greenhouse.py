@@ -190,9 +190,9 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         lines.append(self._status(state))
         if state.siblings:
             lines.append(_siblings_words(state))
-        lines.append("Orders: " + "; ".join(
-            f"O{i + 1} {genes_words(o)}" + (f" filled by #{n}" if n else "")
-            for i, (o, n) in enumerate(zip(state.orders, state.filled))))
+        lines.append(str(_("Orders: {orders}", orders="; ".join(
+            f"O{i + 1} {genes_words(o)}" + (" " + str(_("filled by #{n}", n=n)) if n else "")
+            for i, (o, n) in enumerate(zip(state.orders, state.filled))))))
         return "\n".join(lines)
 
     def _status(self, state: GreenhouseState) -> str:
