@@ -35,6 +35,7 @@ from engine.alheimur.pieces import (
 )
 from engine.alheimur.worlds import COMPASS, geometry
 from engine.errors import PositionError
+from engine.i18n import _
 from notation.quote import quote
 
 PHASES = ("deal", "build", "colonists", "play", "over")
@@ -47,8 +48,9 @@ EXAMPLE = ("2 play 1 0 1 -/-/-/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?
            "1:AAEE.AEAE.FFFF.WWTT:?:a4=11:- ...")
 
 
-def _bad(why: str) -> PositionError:
-    return PositionError(f"{why}; an Alheimur position reads like {EXAMPLE!r}")
+def _bad(why: Any) -> PositionError:
+    """A refusal of a position string (in the language of the moment)."""
+    return PositionError(_("{why}; an Alheimur position reads like {example}", why=why, example=repr(EXAMPLE)))
 
 
 def format_ship(ship: Ship) -> str:
@@ -87,36 +89,39 @@ def format_position(state: AlheimurState) -> str:
     return " ".join(fields)
 
 
-def _num(text: str, what: str, low: int, high: int) -> int:
+def _num(text: str, what: Any, low: int, high: int) -> int:
     if not _NUM.fullmatch(text) or not low <= int(text) <= high:
-        raise _bad(f"{what} is a whole number from {low} to {high}, not {quote(text)}")
+        raise _bad(_("{what} is a whole number from {low} to {high}, not {text}", what=what, low=low, high=high,
+                     text=quote(text)))
     return int(text)
 
 
-def _card(text: str, hidden_ok: bool, what: str) -> str:
+def _card(text: str, hidden_ok: bool, what: Any) -> str:
     if text == "?" and hidden_ok:
         return text
     if text not in _CARDS and turned(text) not in _CARDS:
-        raise _bad(f"{what}: {quote(text)} is no Element card (four letters of A E F W T, such as AAEE)")
+        raise _bad(_("{what}: {text} is no Element card (four letters of A E F W T, such as AAEE)", what=what,
+                     text=quote(text)))
     return text
 
 
-def _list(text: str, low: int, high: int, what: str) -> tuple[int, ...]:
+def _list(text: str, low: int, high: int, what: Any) -> tuple[int, ...]:
     if text == "-":
         return ()
     values = tuple(_num(v, what, low, high) - 1 for v in text.split("."))
     if len(set(values)) != len(values):
-        raise _bad(f"{what}: a number is given twice in {quote(text)}")
+        raise _bad(_("{what}: a number is given twice in {text}", what=what, text=quote(text)))
     return values
 
 
 def _ship(text: str, players: int) -> Ship:
     m = _SHIP.fullmatch(text)
     if not m or int(m[1]) > players:
-        raise _bad(f"a ship is a player (1-{players}), F or T, a size and any marine (1T3+1), not {quote(text)}")
+        raise _bad(_("a ship is a player (1-{players}), F or T, a size and any marine (1T3+1), not {text}",
+                     players=players, text=quote(text)))
     ship = Ship(int(m[1]) - 1, int(m[3]), m[2] == "F", int(m[4] or 0))
     if ship.fighter and ship.marine or ship.marine > ship.size:
-        raise _bad(f"{quote(text)}: only transports carry marines, no larger than themselves")
+        raise _bad(_("{text}: only transports carry marines, no larger than themselves", text=quote(text)))
     return ship
 
 
@@ -129,108 +134,112 @@ def _order(text: str, players: int) -> FireOrder:
         return HIDDEN_ORDER
     m = _ORDER.fullmatch(text)
     if not m:
-        raise _bad(f"a fire order is h, or f with players shot first and t for transports first (f32t); "
-                   f"not {quote(text)}")
+        raise _bad(_("a fire order is h, or f with players shot first and t for transports first (f32t); "
+                     "not {text}", text=quote(text)))
     if text == "h":
         return FireOrder(hold=True)
     who = [int(c) - 1 for c in m[2]]
     if len(set(who)) != len(who) or any(p >= players for p in who):
-        raise _bad(f"fire order {quote(text)} names a player twice or a player not in the game")
+        raise _bad(_("fire order {text} names a player twice or a player not in the game", text=quote(text)))
     return FireOrder(False, tuple(who), bool(m[3]))
 
 
 def _world(text: str, players: int) -> World:
     parts = text.split(":")
     if len(parts) != 5:
-        raise _bad(f"a world is name:layout:orbit:pyramids:ships, not {quote(text)}")
+        raise _bad(_("a world is name:layout:orbit:pyramids:ships, not {text}", text=quote(text)))
     name, layout_text, orbit, pieces_text, ships_text = parts
-    owner = None if name == "N" else _num(name, "a world's name (1-8 or N)", 1, players) - 1
+    owner = None if name == "N" else _num(name, _("a world's name (1-8 or N)"), 1, players) - 1
     cards = layout_text.split(".")
     if len(cards) != 4:
-        raise _bad(f"a world's layout is four cards joined by '.', not {quote(layout_text)}")
-    layout = tuple(_card(c, False, f"world {name}") for c in cards)
-    orbit = _card(orbit, True, f"world {name}'s orbit")
+        raise _bad(_("a world's layout is four cards joined by '.', not {text}", text=quote(layout_text)))
+    layout = tuple(_card(c, False, _("world {name}", name=name)) for c in cards)
+    orbit = _card(orbit, True, _("world {name}'s orbit", name=name))
     names = geometry(layout).names()
     pieces: dict[str, Pyramid] = {}
     if pieces_text != "-":
         for item in pieces_text.split(","):
             m = _PIECE.fullmatch(item)
             if not m or int(m[2]) > players:
-                raise _bad(f"a pyramid is a territory, a player (1-{players}) and a size, i for an invader "
-                           f"(b3=12i); not {quote(item)}")
+                raise _bad(_("a pyramid is a territory, a player (1-{players}) and a size, i for an invader "
+                             "(b3=12i); not {text}", players=players, text=quote(item)))
             if m[1] not in names or m[1] in pieces:
-                raise _bad(f"world {name} has no territory {m[1]} (its territories: {' '.join(names)}) "
-                           "or it is given twice")
+                raise _bad(_("world {name} has no territory {territory} (its territories: {names}) or it is "
+                             "given twice", name=name, territory=m[1], names=" ".join(names)))
             pieces[m[1]] = Pyramid(int(m[2]) - 1, int(m[3]), bool(m[4]))
     return World(name, owner, layout, orbit, tuple(sorted(pieces.items())), _ships(ships_text, players, ","))
 
 
 def parse_position(text: str, options: Mapping[str, Any] | None = None) -> AlheimurState:
     if not isinstance(text, str):
-        raise PositionError("a position is text")
+        raise PositionError(_("a position is text"))
     fields = text.split()
     if len(fields) < 14:
-        raise _bad(f"{quote(text)} has {len(fields)} fields; a position has 14 and then one per world")
+        raise _bad(_("{text} has {count} fields; a position has 14 and then one per world", text=quote(text),
+                     count=len(fields)))
     (players_t, phase, mover_t, turns_t, deals_t, piles_t, pile_of_t, extra_t, builder_t, building_t,
      card_t, last_t, orders_t, space_t) = fields[:14]
-    players = _num(players_t, "the number of players", 2, 8)
+    players = _num(players_t, _("the number of players"), 2, 8)
     if phase not in PHASES:
-        raise _bad(f"the phase is one of {', '.join(PHASES)}, not {quote(phase)}")
-    current = _num(mover_t, "the player to move", 1, players) - 1
-    turns = _num(turns_t, "the turns played", 0, 999999)
-    deals = _num(deals_t, "the deals", 0, 999)
+        raise _bad(_("the phase is one of {phases}, not {text}", phases=", ".join(PHASES), text=quote(phase)))
+    current = _num(mover_t, _("the player to move"), 1, players) - 1
+    turns = _num(turns_t, _("the turns played"), 0, 999999)
+    deals = _num(deals_t, _("the deals"), 0, 999)
     piles: tuple[tuple[str, ...], ...] = ()
     if piles_t != "-":
         raw = piles_t.split("/")
         if len(raw) != 8:
-            raise _bad(f"there are eight piles, separated by '/'; {quote(piles_t)} has {len(raw)}")
-        piles = tuple(() if p == "-" else tuple(_card(c, True, "a pile") for c in p.split(".")) for p in raw)
+            raise _bad(_("there are eight piles, separated by '/'; {text} has {count}", text=quote(piles_t),
+                         count=len(raw)))
+        piles = tuple(() if p == "-" else tuple(_card(c, True, _("a pile")) for c in p.split(".")) for p in raw)
         if any(len(p) > 5 for p in piles):
-            raise _bad("a pile has at most five cards")
-    pile_of = _list(pile_of_t, 1, 8, "pile-of")
-    extra = _list(extra_t, 1, 8, "extra piles")
+            raise _bad(_("a pile has at most five cards"))
+    pile_of = _list(pile_of_t, 1, 8, _("pile-of"))
+    extra = _list(extra_t, 1, 8, _("extra piles"))
     if builder_t == "N":
         builder = players
     else:
-        builder = _num(builder_t, "the builder", 1, players) - 1
+        builder = _num(builder_t, _("the builder"), 1, players) - 1
     building: list[tuple[int, int, str]] = []
     if building_t != "-":
         for item in building_t.split("."):
             m = re.fullmatch(r"([AEFWT]{4})@(-?1|0),(-?1|0)", item)
             if not m:
-                raise _bad(f"a laid card is CARD@x,y with x and y from -1 to 1, such as AAEE@1,0; not {quote(item)}")
-            building.append((int(m[2]), int(m[3]), _card(m[1], False, "a laid card")))
+                raise _bad(_("a laid card is CARD@x,y with x and y from -1 to 1, such as AAEE@1,0; not {text}",
+                             text=quote(item)))
+            building.append((int(m[2]), int(m[3]), _card(m[1], False, _("a laid card"))))
         spots = [(x, y) for x, y, _ in building]
         if len(building) > 3 or len(set(spots)) != len(spots) or spots[0] != (0, 0) \
                 or any(s not in COMPASS.values() for s in spots[1:]):
-            raise _bad("a world being built has one to three cards, the first at 0,0, the others around it")
-    card = "" if card_t == "-" else _card(card_t, False, "the turned-over card")
+            raise _bad(_("a world being built has one to three cards, the first at 0,0, the others around it"))
+    card = "" if card_t == "-" else _card(card_t, False, _("the turned-over card"))
     if last_t == "-":
         last = None
     elif last_t == "end":
         last = ()
     else:
-        last = _list(last_t, 1, players, "the last round")
+        last = _list(last_t, 1, players, _("the last round"))
     orders_raw = orders_t.split("/")
     if len(orders_raw) != players:
-        raise _bad(f"one fire order per player ({players}), separated by '/'; not {quote(orders_t)}")
+        raise _bad(_("one fire order per player ({players}), separated by '/'; not {text}", players=players,
+                     text=quote(orders_t)))
     orders = tuple(_order(o, players) for o in orders_raw)
     space = _ships(space_t, players, ".")
     worlds = [_world(w, players) for w in fields[14:]]
     names = [w.name for w in worlds]
     if len(set(names)) != len(names):
-        raise _bad("each world is given once")
+        raise _bad(_("each world is given once"))
     if "N" in names and players == 8:
-        raise _bad("eight players leave no neutral world")
+        raise _bad(_("eight players leave no neutral world"))
     worlds.sort(key=lambda w: (w.owner is None, w.owner or 0))
     if phase == "build":
         builders = players + (1 if players < 8 else 0)
         if len(piles) != 8 or len(pile_of) != builders or builder >= builders or not building or not card:
-            raise _bad("a world being built needs the eight piles, a pile for each builder, its first "
-                       "card laid and a card turned over")
+            raise _bad(_("a world being built needs the eight piles, a pile for each builder, its first "
+                         "card laid and a card turned over"))
         if len(piles[pile_of[builder]]) != 4 - len(building):
-            raise _bad(f"the builder's pile must still hold {4 - len(building)} cards (the rest of the world "
-                       "and its orbit card)")
+            raise _bad(_("the builder's pile must still hold {count} cards (the rest of the world and its "
+                         "orbit card)", count=4 - len(building)))
     state = AlheimurState(players=players, phase=phase, piles=piles, pile_of=pile_of, extra=extra,
                           worlds=tuple(worlds), building=tuple(building), card=card, builder=builder,
                           current=current, space=space, orders=orders, last_round=last, deals=deals,
@@ -239,7 +248,8 @@ def parse_position(text: str, options: Mapping[str, Any] | None = None) -> Alhei
         used = Counter(state.in_play(p))
         for size, count in used.items():
             if count > PER_SIZE:
-                raise _bad(f"player {p + 1} has {count} pyramids of {size} pips in play; a stash has {PER_SIZE}")
+                raise _bad(_("player {player} has {count} pyramids of {size} pips in play; a stash has {most}",
+                             player=p + 1, count=count, size=size, most=PER_SIZE))
     return state
 
 

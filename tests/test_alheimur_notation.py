@@ -164,3 +164,16 @@ def test_fire_at_one_world_reads_and_writes_in_world_order():
     assert NOTATION.format_turn(s, turn) == "pass; hold; at 2 hold; at 3 fire 2 t"
     with pytest.raises(MalformedTurnError, match="fire at world 2 is given twice"):
         NOTATION.parse_turn(s, "at 2 hold; at 2 fire")
+
+
+def test_a_bad_position_string_is_refused_in_the_reader_s_language():
+    from engine.errors import PositionError
+    from engine.i18n import language
+
+    with language("fr"):
+        with pytest.raises(PositionError) as refused:
+            NOTATION.parse_position("9 play", {})
+        assert str(refused.value).startswith("'9 play' a 2 champs ; une position en a 14, puis un par monde")
+    with pytest.raises(PositionError) as refused:
+        NOTATION.parse_position("9 play", {})
+    assert str(refused.value).startswith("'9 play' has 2 fields; a position has 14 and then one per world")
