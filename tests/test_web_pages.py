@@ -198,3 +198,5 @@ def test_the_dev_mailbox_is_there_only_in_debug(database_config):
     debug = make_test_app(database_config, DEBUG=True).test_client()
     page = debug.get("/dev/mail")
     assert page.status_code == 200 and "Local mailbox" in page.get_data(as_text=True)
+    french = debug.get("/dev/mail", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Boîte aux lettres locale" in french and "Local mailbox" not in french
