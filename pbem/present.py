@@ -14,6 +14,8 @@ from pbem.models import OPEN_STATUSES, Game, Player, Seat
 from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, turns_of
 from notation.base import player_colour
 from pbem.services import gamestate, par, results, seat_settings, sweep, time_control, views
+from pbem.stored_words import shown
+from engine.i18n import current_language
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None,
@@ -73,6 +75,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None,
         "finished_at": game.finished_at,
         "result": game.result,
         "termination": game.termination,
+        "termination_text": shown(game.termination, current_language()) if game.termination else None,
         "draw_offered": bool(agreeing),
         # a finished game: the standings (groups of 1-based seats, best first), who won, the viewer's result
         "standings": [[seat + 1 for seat in group] for group in groups],

@@ -70,3 +70,19 @@ def test_a_bad_token_is_refused_in_french(app):
     assert response.status_code == 401
     assert response.get_json()["error"].startswith("ce jeton d'API n'est pas valide (révoqué ou mal recopié) ; "
                                                    "envoyez votre jeton d'API")
+
+
+def test_why_a_game_ended_reads_in_the_caller_s_language_beside_the_stored_english(app, session, start_game):
+    from pbem.services import games
+
+    alice, bob = player_for_email(session, "alice@example.org"), player_for_email(session, "bob@example.org")
+    session.commit()
+    game = start_game(alice, bob)
+    games.resign(session, game.id, alice)
+    token, _ = create_api_token(session, bob, "tests")
+    client = app.test_client()
+    french = client.get(f"/api/v1/games/{game.id}", headers={"Authorization": f"Bearer {token}", **FRENCH}).get_json()
+    english = client.get(f"/api/v1/games/{game.id}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert french["termination"] == english["termination"] == english["termination_text"]
+    assert "resigned" in english["termination"]
+    assert french["termination_text"] != english["termination"] and "abandonn" in french["termination_text"]

@@ -110,7 +110,10 @@ class GameOut(Schema):
     started_at = fields.DateTime(allow_none=True)
     finished_at = fields.DateTime(allow_none=True)
     result = fields.String(metadata={"description": "the record's Result tag: * while unfinished"})
-    termination = fields.String(allow_none=True)
+    termination = fields.String(allow_none=True, metadata={
+        "description": "why the game ended, as stored (English)"})
+    termination_text = fields.String(allow_none=True, metadata={
+        "description": "why the game ended, in the caller's language (their setting, else Accept-Language)"})
     draw_offered = fields.Boolean()
     open_seats = fields.Integer(metadata={"description": "seats still open to any player (an open challenge)"})
     standings = fields.List(fields.List(fields.Integer()), metadata={
