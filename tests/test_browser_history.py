@@ -61,6 +61,7 @@ def test_stepping_through_a_game_with_the_keyboard(browser, served):  # noqa: F8
     where = page.locator("#step-where")
     expect(board).to_have_attribute("src", re.compile(r"/board/3\.svg$"))
     expect(where).to_have_text("After turn 3 of 3 (now)")
+    expect(page.locator("#history")).to_have_attribute("data-ready", "true")  # history.js listens (deferred)
     page.locator("h1").click()  # the focus on the page, not in the turn box
 
     page.keyboard.press("ArrowLeft")

@@ -88,4 +88,5 @@
     event.preventDefault();
     go(moves[event.key]);
   });
+  nav.dataset.ready = "true";  // the keys and links step from now on (what a test waits for)
 })();
