@@ -525,13 +525,16 @@ def test_every_legal_turn_can_be_played_by_clicking(name):
     rules, notation = kind.rules, kind.notation
     rng = random.Random(name)
     walked = 0
-    for state, _ in positions(name)[::3]:
+    # a game listing its turns lazily (Alheimur) scans up to thousands of turns for each answer:
+    # a few of its positions and turns, so that the test's time does not depend on the hash seed
+    lazy = getattr(rules, "iter_turns", None) is not None
+    for state, _ in positions(name)[::3][:4] if lazy else positions(name)[::3]:
         if rules.is_over(state):
             continue
         drawn = diagram_regions.regions(notation.diagram(state))["regions"]
         files, ranks = notation.click_grid(state)
         turns = some_turns(rules, state, 200)
-        for turn in rng.sample(turns, min(len(turns), 4)):
+        for turn in rng.sample(turns, min(len(turns), 2 if lazy else 4)):
             clicks = notation.turn_clicks(state, turn)
             text = notation.format_turn(state, turn)
             assert clicks and all(isinstance(c, str) and c.strip() and len(c) <= 100 for c in clicks), clicks
@@ -543,7 +546,7 @@ def test_every_legal_turn_can_be_played_by_clicking(name):
                 assert text.startswith(answer.text) or step == len(clicks), (text, answer.text)
                 if step < len(clicks):
                     assert clicks[step] in answer.next, f"{text}: after {clicks[:step]} {clicks[step]!r} is not offered"
-                    for other in answer.next[:3]:
+                    for other in answer.next[:1 if lazy else 3]:
                         further = notation.click_options(state, (*clicks[:step], other))
                         assert further.next or further.complete, f"{clicks[:step]} then {other!r} leads nowhere"
                 else:
