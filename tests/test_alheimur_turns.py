@@ -67,17 +67,22 @@ def test_the_list_goes_smallest_first_and_starts_with_the_empty_turn():
     assert sizes == sorted(sizes)
 
 
-def _single_moves(state) -> set:
+def _accepted_moves(state) -> list:
+    """Every single move of every step that the rules accept after survival."""
     mid = survive(state, [])
-    singles = set()
+    accepted = []
     for step in STEPS:
         for m in step_moves(mid, step):
             try:
                 move(mid, (m,), [])
             except IllegalTurnError:
                 continue
-            singles.add(Turn(moves=(m,)))
-    return singles
+            accepted.append(m)
+    return accepted
+
+
+def _single_moves(state) -> set:
+    return {Turn(moves=(m,)) for m in _accepted_moves(state)}
 
 
 def test_every_single_move_the_rules_accept_is_listed_before_any_turn_of_two_items():
@@ -96,15 +101,7 @@ def test_every_single_move_the_rules_accept_is_listed_before_any_turn_of_two_ite
 
 def test_the_first_few_hundred_turns_hold_every_kind_of_move_the_position_allows_and_expansions():
     for state in POSITIONS:
-        mid = survive(state, [])
-        allowed = set()
-        for step in STEPS:
-            for m in step_moves(mid, step):
-                try:
-                    move(mid, (m,), [])
-                except IllegalTurnError:
-                    continue
-                allowed.add(type(m))
+        allowed = {type(m) for m in _accepted_moves(state)}
         seen = set()
         for turn in islice(GAME.iter_turns(state), 300):
             seen |= {type(m) for m in turn.moves}
