@@ -51,9 +51,9 @@ def _select_locale() -> str:
         except Exception:  # no database at hand (an error page before it): the browser's choice
             player = None
         if player is not None and setting_of(getattr(player, "language", "")):
-            return player.language
-        return request.accept_languages.best_match(LANGUAGES) or "en"
-    return "en"
+            return _LOCALES[setting_of(player.language)]
+        return _LOCALES[request.accept_languages.best_match(LANGUAGES) or "en"]
+    return _LOCALES["en"]
 
 
 def read_in_language_of(player: Any) -> None:
@@ -62,11 +62,33 @@ def read_in_language_of(player: Any) -> None:
     session."""
     if has_request_context():
         setattr(g, READER_OF_REQUEST, player)
+        g.pop(_LANGUAGE_OF_REQUEST, None)
         refresh()
+
+
+#: flask.g key of the request's language and catalogue, once found (``_of_request``)
+_LANGUAGE_OF_REQUEST = "pbem_language_of_request"
+
+
+def _of_request() -> tuple[str, Any] | None:
+    """The request's language code and its catalogue, found once per request
+    (Flask-Babel finds them again through its context on every word); None
+    outside a request.  ``read_in_language_of`` forgets them."""
+    if not has_request_context():
+        return None
+    found = g.get(_LANGUAGE_OF_REQUEST)
+    if found is None:
+        locale = get_locale()
+        found = (str(locale) if locale is not None else "en", get_domain().get_translations())
+        setattr(g, _LANGUAGE_OF_REQUEST, found)
+    return found
 
 
 def _current() -> str | None:
     try:
+        found = _of_request()
+        if found is not None:
+            return found[0]
         locale = get_locale()
     except Exception:
         return None
@@ -99,9 +121,19 @@ def gettext(string: str, **variables: Any) -> str:
     the block's catalogue directly (the same words, found faster)."""
     catalogue = _catalogue.get()
     if catalogue is None:
-        return _babel_gettext(string, **variables)
+        catalogue = _request_catalogue()
+        if catalogue is None:
+            return _babel_gettext(string, **variables)
     found = catalogue.ugettext(string)
     return found % variables if variables else found
+
+
+def _request_catalogue() -> Any:
+    try:
+        found = _of_request()
+    except Exception:  # no database at hand to know the reader: Flask-Babel's own way
+        return None
+    return None if found is None else found[1]
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
@@ -109,7 +141,9 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     a ``for_language`` block like ``gettext``."""
     catalogue = _catalogue.get()
     if catalogue is None:
-        return _babel_ngettext(singular, plural, num, **variables)
+        catalogue = _request_catalogue()
+        if catalogue is None:
+            return _babel_ngettext(singular, plural, num, **variables)
     variables.setdefault("num", num)
     return catalogue.ungettext(singular, plural, num) % variables
 

@@ -1,6 +1,6 @@
 """The session cookie is refreshed by pages, never by what a page loads:
 a board image or preview that comes back late must not put back an older
-cookie (it would lose the "You played ..." note of the turn just played)."""
+cookie (it would sign the player out, or lose a note a page keeps in it)."""
 
 from __future__ import annotations
 
@@ -43,5 +43,37 @@ def test_a_late_board_image_does_not_lose_the_note_of_the_turn_just_played(app, 
     late = app.test_client(use_cookies=False).get(f"/games/{game.id}/board/0.png",
                                                   headers={"Cookie": f"{name}={before}", "Sec-Fetch-Dest": "image"})
     assert late.status_code == 200 and "Set-Cookie" not in late.headers
-    shown = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"}).get_data(as_text=True)
+    # the page Play redirects to says what was played (the note travels in its address, not the cookie)
+    shown = client.get(played.headers["Location"], headers={"Sec-Fetch-Dest": "document"}).get_data(as_text=True)
     assert "You played a1." in shown
+
+
+def test_the_note_of_a_turn_played_names_only_the_viewers_own_turn(app, client, session, make_players, start_game):
+    alice, bob = make_players("alice", "bob")
+    game = start_game(alice, bob)
+    _signed_in(client, session, alice)
+    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
+                                                         "action": "play"})
+    assert played.status_code == 302 and played.headers["Location"].endswith("played=1")
+    assert "You played a1." in client.get(played.headers["Location"]).get_data(as_text=True)
+    # bob, handed the same address, is told nothing about a turn he did not play
+    other = app.test_client()
+    _signed_in(other, session, bob)
+    assert "You played" not in other.get(played.headers["Location"]).get_data(as_text=True)
+    assert "You played" not in client.get(f"/games/{game.id}?played=2").get_data(as_text=True)
+
+
+def test_playing_by_the_form_leaves_the_cookie_to_the_page_it_leads_to(client, session, make_players, start_game):
+    alice, bob = make_players("alice", "bob")
+    game = start_game(alice, bob)
+    _signed_in(client, session, alice)
+    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
+                                                         "action": "play"}, headers={"Sec-Fetch-Dest": "document"})
+    assert played.status_code == 302 and "Set-Cookie" not in played.headers
+    after = client.get(played.headers["Location"], headers={"Sec-Fetch-Dest": "document"})
+    assert after.status_code == 200 and "Set-Cookie" in after.headers  # still signed in, expiry slid on
+    assert "You played a1." in after.get_data(as_text=True)

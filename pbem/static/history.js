@@ -40,6 +40,7 @@
 
   function pageUrl(ply) {
     var url = new URL(window.location.href);
+    url.searchParams.delete("played");  // the note of a turn just played is not carried on
     if (ply === last) url.searchParams.delete("ply"); else url.searchParams.set("ply", ply);
     return url.toString();
   }

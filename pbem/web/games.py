@@ -120,12 +120,25 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
     legend = sight.legend() if sight is not None else ((), 0)
     report = views.turn_report(session, game, seat.number, shown) if sight is not None else ""
     return render_template("game.html", game=data, rounds=rounds, turn_text=turn_text, error=error,
+                           notes=_played_note(data["turns"], seat.number),
                            turn_report=report, has_reports=views.has_reports(game),
                            preview=preview, preview_svg=preview_svg, shown=shown,
                            shown_position=sight.position if sight is not None else None,
                            legend_lines=legend[0], start_position=_viewed_position(session, game, seat.number, 0), guide=guides.link(game.kind),
                            created_by_you=game.creator_id == player.id,
                            clicking=views.click_board(game, seat.number) if shown == game.ply else None), status
+
+
+def _played_note(turn_list: list[dict], seat: int) -> list[str]:
+    """"You played ..." on the page a turn played on the web redirects to
+    (``?played=N``), when turn N is the viewer's: its text as they may read
+    it (with their own settings)."""
+    asked = request.args.get("played", "").strip()
+    if not _WHOLE.fullmatch(asked):
+        return []
+    ply = int(asked)
+    return [gettext('You played %(canonical)s.', canonical=turn["canonical"])
+            for turn in turn_list if turn["ply"] == ply and turn["seat"] == seat + 1]
 
 
 def _rounds(turn_list: list[dict]) -> list[list[dict]]:
@@ -169,9 +182,8 @@ def play(game_id: str):
         if failure.status in (403, 404):
             raise
         return _game_page(game_id, turn_text=text, error=failure.message, status=failure.status)
-    mine = views.turn_text(done.game, done.turn.seat, done.turn.seat, done.turn.canonical)  # not others' settings
-    flash(gettext('You played %(canonical)s.', canonical=mine))
-    return redirect(url_for("games.show", game_id=done.game.id))
+    # the page says "You played ..." from the turn it reads anyway (``_played_note``): no note in the cookie
+    return redirect(url_for("games.show", game_id=done.game.id, played=done.turn.ply))
 
 
 _ACTIONS = {
