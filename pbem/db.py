@@ -184,4 +184,11 @@ def insert_rows(session: Session, rows: list[Any]) -> None:
     for table, values in rows_by_table(rows).items():
         # one row: a plain INSERT (a list would take the driver's executemany path)
         # on the session's connection, in its transaction, past the ORM's execution layer
-        session.connection().execute(insert(table), values[0] if len(values) == 1 else values)
+        session.connection().execute(_insert(table), values[0] if len(values) == 1 else values)
+
+
+@functools.cache
+def _insert(table: Any) -> Any:
+    """The INSERT of ``table``, made once: a statement made anew each time
+    computes its cache key anew each time."""
+    return insert(table)
