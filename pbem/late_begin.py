@@ -42,7 +42,14 @@ def session_bind(engine: Engine) -> Engine:
     late BEGIN (it shares the engine's pool); elsewhere ``engine`` itself."""
     if engine.dialect.name != "postgresql":
         return engine
-    return engine.execution_options(isolation_level="AUTOCOMMIT", **{LATE_BEGIN: True})
+    late = getattr(engine, _MADE, None)  # made once per engine: making one runs the engine's option events
+    if late is None:
+        late = engine.execution_options(isolation_level="AUTOCOMMIT", **{LATE_BEGIN: True})
+        setattr(engine, _MADE, late)  # kept on the engine, so it goes with it
+    return late
+
+
+_MADE = "_pbem_late_begin"
 
 
 def install(engine: Engine) -> None:
