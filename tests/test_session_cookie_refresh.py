@@ -16,6 +16,18 @@ def _signed_in(client, session, player) -> None:
         cookie.permanent = True
 
 
+def _game_page_then_play_a1(client, game, before_playing=lambda: None):
+    """Alice's game page, then her first turn a1 played from it (as a
+    browser navigating sends it); the answer to the Play."""
+    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    before_playing()
+    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
+                                                         "action": "play"}, headers={"Sec-Fetch-Dest": "document"})
+    assert played.status_code == 302
+    return played
+
+
 def test_a_page_refreshes_the_cookie_and_an_image_it_loads_does_not(client, session, make_players, start_game):
     alice, bob = make_players("alice", "bob")
     game = start_game(alice, bob)
@@ -32,13 +44,10 @@ def test_a_late_board_image_does_not_lose_the_note_of_the_turn_just_played(app, 
     alice, bob = make_players("alice", "bob")
     game = start_game(alice, bob)
     _signed_in(client, session, alice)
-    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     name = app.config.get("SESSION_COOKIE_NAME", "session")
-    before = client.get_cookie(name).value  # the cookie a board request in flight carries
-    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
-                                                         "action": "play"}, headers={"Sec-Fetch-Dest": "document"})
-    assert played.status_code == 302
+    cookies = []  # the cookie a board request in flight carries
+    played = _game_page_then_play_a1(client, game, lambda: cookies.append(client.get_cookie(name).value))
+    before = cookies[0]
     # the board asked for before Play answers now, with the cookie it was sent with
     late = app.test_client(use_cookies=False).get(f"/games/{game.id}/board/0.png",
                                                   headers={"Cookie": f"{name}={before}", "Sec-Fetch-Dest": "image"})
@@ -52,11 +61,8 @@ def test_the_note_of_a_turn_played_names_only_the_viewers_own_turn(app, client, 
     alice, bob = make_players("alice", "bob")
     game = start_game(alice, bob)
     _signed_in(client, session, alice)
-    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
-    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
-                                                         "action": "play"})
-    assert played.status_code == 302 and played.headers["Location"].endswith("played=1")
+    played = _game_page_then_play_a1(client, game)
+    assert played.headers["Location"].endswith("played=1")
     assert "You played a1." in client.get(played.headers["Location"]).get_data(as_text=True)
     # bob, handed the same address, is told nothing about a turn he did not play
     other = app.test_client()
@@ -69,11 +75,8 @@ def test_playing_by_the_form_leaves_the_cookie_to_the_page_it_leads_to(client, s
     alice, bob = make_players("alice", "bob")
     game = start_game(alice, bob)
     _signed_in(client, session, alice)
-    page = client.get(f"/games/{game.id}", headers={"Sec-Fetch-Dest": "document"})
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
-    played = client.post(f"/games/{game.id}/turn", data={"csrf_token": csrf, "turn": "a1", "ply": "0",
-                                                         "action": "play"}, headers={"Sec-Fetch-Dest": "document"})
-    assert played.status_code == 302 and "Set-Cookie" not in played.headers
+    played = _game_page_then_play_a1(client, game)
+    assert "Set-Cookie" not in played.headers
     after = client.get(played.headers["Location"], headers={"Sec-Fetch-Dest": "document"})
     assert after.status_code == 200 and "Set-Cookie" in after.headers  # still signed in, expiry slid on
     assert "You played a1." in after.get_data(as_text=True)
