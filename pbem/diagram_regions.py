@@ -21,23 +21,6 @@ Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 MARK = "#ff6f00"
 
 
-def _bounds(ops: list[zones.Op]) -> Rect | None:
-    xs: list[float] = []
-    ys: list[float] = []
-    for op in ops:
-        if op[0] == "rect":
-            xs += [op[1][0], op[1][2]]
-            ys += [op[1][1], op[1][3]]
-        elif op[0] == "polygon":
-            xs += [x for x, _ in op[1]]
-            ys += [y for _, y in op[1]]
-        elif op[0] == "circle":
-            cx, cy, r = op[1]
-            xs += [cx - r, cx + r]
-            ys += [cy - r, cy + r]
-    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
-
-
 def _zone_items(diagram: Diagram, drawn: bool = False) -> list[tuple[Any, ...]]:
     """(id, title, rectangle) of each group the zones draw; with ``drawn``,
     also how it is drawn, wherever it is (its operations moved to its
@@ -47,18 +30,12 @@ def _zone_items(diagram: Diagram, drawn: bool = False) -> list[tuple[Any, ...]]:
     if block is None:
         return []
     found: list[tuple[Any, ...]] = []
-    title, group = None, []
-    for op in zones.moved(block.ops, 8, zones_top):
-        if op[0] == "group":
-            title, group = op[1], []
-        elif op[0] == "end" and title is not None:
-            rect = _bounds(group)
-            if rect is not None:
-                item = (title.split(":")[0].strip(), title, rect)
-                found.append(item + (_looks(group, rect),) if drawn else item)
-            title = None
-        elif title is not None:
-            group.append(op)
+    for marker, group in zones.marked_groups(zones.moved(block.ops, 8, zones_top)):
+        rect = zones.bounds(group) if marker is not None else None
+        if rect is not None:
+            title = marker[1]
+            item = (title.split(":")[0].strip(), title, rect)
+            found.append(item + (_looks(group, rect),) if drawn else item)
     return found
 
 

@@ -30,7 +30,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Hashable
 
 from pbem import diagram_zones as zones
 
@@ -100,40 +100,6 @@ def board(key: Hashable, draw: Callable[[], Any]) -> Any:
     return boards.get(key, draw).copy()
 
 
-def groups(ops: Iterable[zones.Op]) -> Iterator[list[zones.Op]]:
-    """The operations in drawing order, one list a group: a "group" ...
-    "end" run (markers dropped), or one loose operation."""
-    current: list[zones.Op] | None = None
-    for op in ops:
-        if op[0] == "group":
-            current = []
-        elif op[0] == "end":
-            if current:
-                yield current
-            current = None
-        elif current is not None:
-            current.append(op)
-        else:
-            yield [op]
-
-
-def marked_groups(ops: Iterable[zones.Op]) -> Iterator[tuple[zones.Op | None, list[zones.Op]]]:
-    """``groups``, each with its "group" marker (None for a loose operation)."""
-    marker: zones.Op | None = None
-    current: list[zones.Op] | None = None
-    for op in ops:
-        if op[0] == "group":
-            marker, current = op, []
-        elif op[0] == "end":
-            if current:
-                yield marker, current
-            marker, current = None, None
-        elif current is not None:
-            current.append(op)
-        else:
-            yield None, [op]
-
-
 @dataclass(frozen=True)
 class Sprite:
     """A group drawn on its background: ``image`` (None when the group
@@ -182,29 +148,6 @@ def _anchor(op: zones.Op) -> tuple[float, float]:
     return op[1][0], op[1][1]
 
 
-def _extent(ops: list[zones.Op], font: Callable[[int], Any]) -> tuple[float, float, float, float]:
-    """A box holding everything ``ops`` draw (text measured in its font)."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for op in ops:
-        if op[0] == "rect":
-            xs += [op[1][0], op[1][2]]
-            ys += [op[1][1], op[1][3]]
-        elif op[0] == "polygon":
-            xs += [x for x, _ in op[1]]
-            ys += [y for _, y in op[1]]
-        elif op[0] == "circle":
-            cx, cy, r = op[1]
-            xs += [cx - r, cx + r]
-            ys += [cy - r, cy + r]
-        elif op[0] == "text":
-            x, y, text, size, anchor, _ = op[1]
-            left, top, right, bottom = font(size).getbbox(text, anchor=zones.ANCHORS.get(anchor, "lm"))
-            xs += [x + left, x + right]
-            ys += [y + top, y + bottom]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
 def _make(ops: tuple, background: tuple[int, int, int], font: Callable[[int], Any]) -> Sprite | None:
     """The sprite of ``ops`` (at their integer origin) on ``background``;
     None when their drawing reaches the edge of the room it was given.  The
@@ -212,7 +155,10 @@ def _make(ops: tuple, background: tuple[int, int, int], font: Callable[[int], An
     drawings agree on every pixel of the sprite, the sprite is opaque."""
     from PIL import Image, ImageChops, ImageDraw
 
-    x0, y0, x1, y1 = _extent(list(ops), font)
+    found = zones.bounds(ops, font)
+    if found is None:  # nothing drawn that has a size: drawn as it is, not as a sprite
+        return None
+    x0, y0, x1, y1 = found
     left, top = math.floor(x0) - 3, math.floor(y0) - 3
     left, top = left - left % 2, top - top % 2  # even: see ``Painter.paint``
     size = (math.ceil(x1) + 4 - left, math.ceil(y1) + 4 - top)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 from xml.sax.saxutils import escape
 
 from notation.base import Card, Diagram, Piece, Zone
@@ -92,6 +92,49 @@ def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
         y += row_height + GAP
     total.height = y
     return total
+
+
+def marked_groups(ops: Iterable[Op]) -> Iterator[tuple[Op | None, list[Op]]]:
+    """The operations in drawing order, one list a group: a "group" ...
+    "end" run (markers dropped; empty ones left out) with its "group"
+    marker, or one loose operation with None."""
+    marker: Op | None = None
+    current: list[Op] | None = None
+    for op in ops:
+        if op[0] == "group":
+            marker, current = op, []
+        elif op[0] == "end":
+            if current:
+                yield marker, current
+            marker, current = None, None
+        elif current is not None:
+            current.append(op)
+        else:
+            yield None, [op]
+
+
+def bounds(ops: Iterable[Op], font: Callable[[int], Any] | None = None) -> tuple[float, float, float, float] | None:
+    """A box holding the rectangles, polygons and circles ``ops`` draw, and
+    with ``font`` (a size's font) their texts too; None when there is none."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for op in ops:
+        if op[0] == "rect":
+            xs += [op[1][0], op[1][2]]
+            ys += [op[1][1], op[1][3]]
+        elif op[0] == "polygon":
+            xs += [x for x, _ in op[1]]
+            ys += [y for _, y in op[1]]
+        elif op[0] == "circle":
+            cx, cy, r = op[1]
+            xs += [cx - r, cx + r]
+            ys += [cy - r, cy + r]
+        elif op[0] == "text" and font is not None:
+            x, y, text, size, anchor, _ = op[1]
+            left, top, right, bottom = font(size).getbbox(text, anchor=ANCHORS.get(anchor, "lm"))
+            xs += [x + left, x + right]
+            ys += [y + top, y + bottom]
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
 def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:

@@ -228,7 +228,7 @@ def _groups(diagram: Diagram, width: int, block: zones.Block | None, zones_top: 
         square = _rgb(BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK)
         found.append((zones.piece_ops(_shapes(piece, x, y)), square, (0, 0), None))
     if block is not None:
-        found.extend((group, WHITE, (8, zones_top), marker) for marker, group in sprites.marked_groups(block.ops))
+        found.extend((group, WHITE, (8, zones_top), marker) for marker, group in zones.marked_groups(block.ops))
     y = caption_top
     for line in diagram.caption:
         found.append(([("text", (4, y + LINE / 2, line, 13, "start", False), INK)], WHITE, (0, 0), None))
