@@ -105,7 +105,7 @@ def test_a_web_turn_from_a_session_not_seen_for_hours_plays_and_marks_it_seen(cl
     session.add(row)
     session.commit()
     answer = _post_web(client, game.id, csrf, "a1", 0)
-    assert answer.status_code == 302 and answer.headers["Location"].endswith(f"/games/{game.id}")
+    assert answer.status_code == 302 and answer.headers["Location"].endswith(f"/games/{game.id}?played=1")
     assert _turns(session, game.id) == [1]
     session.expire_all()
     assert session.get(WebSession, row.id).last_seen_at > long_ago
