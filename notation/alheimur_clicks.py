@@ -19,9 +19,10 @@ so it is walked only to count those turns, at most ``BUDGET`` of them in
 all.  So ``next`` and ``complete`` are always whole (every next click and
 every completed turn the rules allow); ``count`` and ``text`` are those of
 the generic scan whenever the turns agreeing with the clicks number at
-most ``BUDGET``; beyond, ``cut`` says ``count`` is a lower bound and
-``text`` is the start shared by the completed turns and by one turn per
-next click.  ``next`` is in the order of the walk (the items in their
+most ``BUDGET``; beyond, ``cut`` says ``count`` is a lower bound (the
+next clicks are still every one) and ``text`` is the start shared by the
+completed turns and one turn per next click (turns part within the text of
+their next clicks), or by the turns after the only next click.  ``next`` is in the order of the walk (the items in their
 written order), which is the generic scan's set but not always its order.
 Setup choices (world building, starting colonists) are few: they go to the
 generic scan.
@@ -41,7 +42,7 @@ from notation.clicks import ClickOptions, click_options as generic_click_options
 #: at most this many turns agreeing with the clicks are walked to count them
 #: (and to find the start of text they share); the next clicks and the
 #: completed turns are found whatever their number
-BUDGET = 500
+BUDGET = 200
 
 #: the most items (expansion actions and moves) of a listed turn, as in ``play_turns``
 MOST_ITEMS = 64
@@ -109,7 +110,11 @@ def click_options(notation: Any, state: AlheimurState, prefix: Sequence[str], bu
     per_world = expansion_options(state)
     _expansions(walk, per_world, 0, (), ())
     if walk.cut:
+        # turns with different next clicks part within the text of those clicks: one turn
+        # for each shows where; with a single next click, the turns after it show it
         texts = list(walk.complete) + list(walk.nexts.values())
+        if len(walk.nexts) == 1:
+            texts = list(walk.complete) + [click_options(notation, state, (*prefix, *walk.nexts), 0).text]
         return ClickOptions(tuple(walk.nexts), tuple(walk.complete), common_start(texts), walk.count, True)
     return ClickOptions(tuple(walk.nexts), tuple(walk.complete), common_start(walk.texts), walk.count, False)
 
