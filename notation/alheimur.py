@@ -16,8 +16,10 @@ from engine.alheimur.scoring import score
 from engine.alheimur.worlds import geometry
 from engine.i18n import N_, _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
+from notation import alheimur_clicks
 from notation import alheimur_position as positions
 from notation import alheimur_turns as turns
+from notation.clicks import ClickOptions
 from notation.base import Diagram, GameKind, Notation, Piece, SeatSetting, Stack, Tile, Zone, player_colour
 from notation.quote import quote
 
@@ -92,6 +94,12 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             else:
                 clicks += [on["world"] + on["territory"], on["rest"]]
         return tuple(clicks + sections.split())
+
+    def click_options(self, state: AlheimurState, prefix: Sequence[str]) -> ClickOptions:
+        """Answered from the rules, down only the turns that agree with
+        ``prefix`` (``notation.alheimur_clicks``): whole even when the
+        legal turns are far too many to scan."""
+        return alheimur_clicks.click_options(self, state, prefix)
 
     # -- positions -------------------------------------------------------
     def format_position(self, state: AlheimurState) -> str:
