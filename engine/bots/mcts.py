@@ -176,10 +176,12 @@ def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int
         mover = game.to_move(state)
         if mover is None or (ply >= hooks.playout_plies and mover == seat):
             break
-        turns = turns_of(game, state, PLAYOUT_TURNS)
-        if not turns:
-            break
-        turn = hooks.playout_turn(game, state, turns, rng)
+        turn = None if hooks.random_turn is None else hooks.random_turn(game, state, rng)
+        if turn is None:
+            turns = turns_of(game, state, PLAYOUT_TURNS)
+            if not turns:
+                break
+            turn = hooks.playout_turn(game, state, turns, rng)
         try:
             state = game.apply(state, turn)
         except PbemError:
