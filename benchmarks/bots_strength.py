@@ -1,44 +1,66 @@
-"""The bots' strength table and their think time.
+"""The bots' strength table, kept across runs, and their think time.
 
-For each game: each level against random play and against the level below
-it (``engine.bots.match``: the first level scored, seats alternating, 95%
-Wilson interval); for Ataxx, the strongest level run also plays a greedy
-reference player written here from the PyPI ``ataxx`` package's move
-generator (it plays the move that leaves it the most pieces ahead); and the
-CPU time of a bot turn at the default level, over positions of a game.
-Martian Greenhouse, a solitaire, has no opponent: its table is the share of
-deals each level fills (every order) against the random player's share, on
-the same deals.
+Strength: for each game, each level against random play and against the
+level below it, one game at a time, seats alternating (the first level
+scored: 1 a win, 0.5 a draw, 0 a loss); for Ataxx, the strongest level
+also plays a greedy reference player written here from the PyPI ``ataxx``
+package's move generator (it plays the move that leaves it the most pieces
+ahead).  Martian Greenhouse, a solitaire, scores each level's deal against
+the opponent's on the same deal (1 filled where the other failed, 0.5
+both or neither).  The bots play without their time cap (``timed=False``),
+so a game depends only on its seed.
 
-    .venv/bin/python benchmarks/bots_strength.py                 # short: ~minutes on 2 cores
-    .venv/bin/python benchmarks/bots_strength.py --games 40 --top hard
-    .venv/bin/python benchmarks/bots_strength.py --only ataxx --top strongest
+Each finished game is added to ``benchmarks/results/bots_strength.json``
+(per row: games, score, wins/draws/losses, CPU seconds and the indexes of
+the games played), so runs add up: a later run plays the next games of
+each row, new seeds, until ``--games`` are done.  ``--seconds`` bounds a
+run (the games still being played then are dropped; the finished ones are
+kept), ``--jobs`` plays games in parallel processes.
 
-The short default (few games, levels up to "medium") finishes here; the
-targets of docs/bots.md (95% against random, 65% against the level below)
-need more games (``--games``) for the intervals to say so.
+    .venv/bin/python benchmarks/bots_strength.py --only ataxx --only attactics --seconds 3600
+    .venv/bin/python benchmarks/bots_strength.py --top easy --games 20 --jobs 2
+    .venv/bin/python benchmarks/bots_strength.py --table          # the table, from the stored results
+    .venv/bin/python benchmarks/bots_strength.py --times          # CPU per bot turn over whole games
+
+``--times``: the CPU time of a bot turn at the default level, time cap on,
+as the server plays.  For each game, one game is played by beginner bots
+(their time cap on); the default level then thinks, timed, on ``--turns``
+consecutive positions of it from the start, a third and two thirds of the
+way through (the positions' own turns, whatever it chose): median and
+maximum per game.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
-from engine.bots.match import interval, match  # noqa: E402
+from engine.bots.match import interval, play_game  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
 from notation import registry  # noqa: E402
 
+RESULTS = Path(__file__).resolve().parent / "results" / "bots_strength.json"
 ORDER = [name for name in LEVELS if name != "random"]
+GREEDY = "greedy"  # the Ataxx reference player
+TARGETS = {"random": 0.95, "below": 0.65}
+GAMES = ("ataxx", "attactics", "logger", "greenhouse", "taiga", "alheimur")
+OPTIONS = {"greenhouse": {"stashes": "rb", "orders": "1"}}  # a small deal: the solitaire's rows stay cheap
 
+
+# -- the reference player ------------------------------------------------------
 
 def reference_ataxx_move(fen: str, rng: random.Random) -> str:
     """The greedy reference player: the ``ataxx`` package's legal moves,
@@ -61,86 +83,219 @@ def reference_ataxx_move(fen: str, rng: random.Random) -> str:
     return str(rng.choice(best))
 
 
-def vs_reference(level: str, games: int, seed: int = 0) -> tuple[float, int]:
+def vs_reference(level: str, index: int, seed: str) -> float:
+    """Game ``index`` of ``level`` against the greedy reference: the bot's points."""
     kind = registry.get("ataxx")
     game, notation = kind.rules, kind.notation
-    score = 0.0
-    for index in range(games):
-        rng = random.Random(f"{seed}/{index}")
-        bot_seat = index % 2
-        state, ply = game.initial_state(2), 0
-        while not game.is_over(state) and ply < 400:
-            seat = game.to_move(state)
-            if seat == bot_seat:
-                turn = choose(game, state, seat, level, seed=f"{seed}/{index}/{ply}", timed=False).turn
-            else:
-                text = reference_ataxx_move(notation.format_position(state), rng)
-                turn = notation.parse_turn(state, "pass" if text == "0000" else text)
-            state = game.apply(state, turn)
-            ply += 1
-        score += final(game, state)[bot_seat] if game.is_over(state) else 0.5
-    return score, games
-
-
-def turn_times(name: str, level: str, turns: int) -> list[float]:
-    """CPU seconds of ``turns`` bot turns at ``level``, along a game of bots."""
-    kind = registry.get(name)
-    game = kind.rules
-    players = max(game.min_players, min(2, game.max_players))
-    seed = "ab" * 32
-    state = game.seeded_state(players, None, seed) if game.uses_chance else game.initial_state(players)
-    state, _ = settle_from_seed(game, state, seed, 0)
-    times, ply = [], 0
-    while len(times) < turns and not game.is_over(state):
+    rng = random.Random(f"{seed}/{index}")
+    bot_seat = index % 2
+    state, ply = game.initial_state(2), 0
+    while not game.is_over(state) and ply < 400:
         seat = game.to_move(state)
-        start = time.process_time()
-        turn = choose(game, game.view(state, seat), seat, level, seed=ply).turn  # timed, as the server plays
-        times.append(time.process_time() - start)
+        if seat == bot_seat:
+            turn = choose(game, state, seat, level, seed=f"{seed}/{index}/{ply}", timed=False).turn
+        else:
+            text = reference_ataxx_move(notation.format_position(state), rng)
+            turn = notation.parse_turn(state, "pass" if text == "0000" else text)
         state = game.apply(state, turn)
         ply += 1
-        state, _ = settle_from_seed(game, state, seed, ply)
-    return times
+    return final(game, state)[bot_seat] if game.is_over(state) else 0.5
 
 
-def pct(score: float, games: int) -> str:
+# -- the rows and their games ------------------------------------------------------
+
+def row_key(name: str, level: str, opponent: str) -> str:
+    return f"{name}/{level}/{opponent}"
+
+
+def rows(names: list[str], levels: list[str]) -> list[tuple[str, str, str]]:
+    """(game, level, opponent) of the table, in its order."""
+    found = []
+    for name in names:
+        for level in levels:
+            found.append((name, level, "random"))
+            if ORDER.index(level):
+                found.append((name, level, ORDER[ORDER.index(level) - 1]))
+        if name == "ataxx" and "strongest" in levels:
+            found.append((name, "strongest", GREEDY))
+    return found
+
+
+def play_one(task: tuple[str, str, str, int]) -> tuple[str, int, float, float]:
+    """One game of a row: (row key, index, the level's points, CPU seconds)."""
+    name, level, opponent, index = task
+    start = time.process_time()
+    seed = row_key(name, level, opponent)
+    if opponent == GREEDY:
+        points = vs_reference(level, index, seed)
+    else:
+        game = registry.get(name).rules
+        options = OPTIONS.get(name)
+        if game.max_players == 1:
+            got = play_game(game, [level], (seed, index), options).payoffs[0]
+            versus = play_game(game, [opponent], (seed, index), options).payoffs[0]
+            points = 0.5 + 0.5 * (got - versus)
+        else:
+            seat = index % 2
+            seats = [opponent, opponent]
+            seats[seat] = level
+            points = play_game(game, seats, (seed, index), options).payoffs[seat]
+    return seed, index, points, time.process_time() - start
+
+
+def load() -> dict[str, Any]:
+    if RESULTS.exists():
+        return json.loads(RESULTS.read_text())
+    return {"rows": {}}
+
+
+def save(results: dict[str, Any]) -> None:
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    temporary = RESULTS.with_suffix(".tmp")
+    temporary.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    os.replace(temporary, RESULTS)
+
+
+def add(results: dict[str, Any], key: str, index: int, points: float, cpu: float) -> None:
+    row = results["rows"].setdefault(key, {"games": 0, "score": 0.0, "wins": 0, "draws": 0, "losses": 0,
+                                           "cpu": 0.0, "done": []})
+    if index in row["done"]:
+        return
+    row["games"] += 1
+    row["score"] += points
+    row["wins"] += points == 1.0
+    row["losses"] += points == 0.0
+    row["draws"] += 0.0 < points < 1.0
+    row["cpu"] = round(row["cpu"] + cpu, 1)
+    row["done"] = sorted(row["done"] + [index])
+
+
+def tasks(results: dict[str, Any], wanted: list[tuple[str, str, str]], games: int) -> Iterator[tuple]:
+    """The games still to play for each row to have ``games``, row by row,
+    each at the smallest index not played yet."""
+    for name, level, opponent in wanted:
+        done = set(results["rows"].get(row_key(name, level, opponent), {}).get("done", []))
+        index = 0
+        for _ in range(games - len(done)):
+            while index in done:
+                index += 1
+            yield name, level, opponent, index
+            index += 1
+
+
+def run(wanted: list[tuple[str, str, str]], games: int, jobs: int, seconds: float | None) -> None:
+    results = load()
+    todo = list(tasks(results, wanted, games))
+    if not todo:
+        print("every row has its games")
+        return
+    deadline = None if seconds is None else time.monotonic() + seconds
+    print(f"{len(todo)} games to play, {jobs} at a time" + (f", for {seconds:g} s at most" if seconds else ""),
+          flush=True)
+    pool = multiprocessing.Pool(jobs, maxtasksperchild=20)
+    try:
+        pending = pool.imap_unordered(play_one, todo)
+        for _ in todo:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError
+            key, index, points, cpu = pending.next(timeout=left)
+            add(results, key, index, points, cpu)
+            save(results)
+            row = results["rows"][key]
+            print(f"{key} #{index}: {points:g} ({cpu:.0f} s CPU); row {row['score']:g}/{row['games']}", flush=True)
+    except (TimeoutError, multiprocessing.TimeoutError):
+        print("time is up: the games being played are dropped, the finished ones kept", flush=True)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+# -- the table ------------------------------------------------------------------
+
+def verdict(score: float, games: int, target: float) -> str:
+    """PASS when the 95% interval is all above the target, MISS when all
+    below, else open (more games needed)."""
     low, high = interval(score, games)
-    return f"{100 * score / games:3.0f}% [{100 * low:.0f}-{100 * high:.0f}]"
+    return "PASS" if low >= target else "MISS" if high < target else "open"
+
+
+def table(names: list[str], levels: list[str]) -> str:
+    results = load()["rows"]
+    lines = ["| game | level | opponent | score | 95% interval | games | target | verdict |",
+             "|---|---|---|---|---|---|---|---|"]
+    for name, level, opponent in rows(names, levels):
+        row = results.get(row_key(name, level, opponent))
+        target = (TARGETS["random"] if opponent == "random" else None if opponent == GREEDY
+                  else TARGETS["below"])
+        aim = "-" if target is None else f"{100 * target:.0f}%"
+        against = "greedy reference (ataxx package)" if opponent == GREEDY else opponent
+        if not row or not row["games"]:
+            lines.append(f"| {name} | {level} | {against} | not measured | | 0 | {aim} | |")
+            continue
+        low, high = interval(row["score"], row["games"])
+        lines.append(f"| {name} | {level} | {against} | {100 * row['score'] / row['games']:.0f}% | "
+                     f"{100 * low:.0f}-{100 * high:.0f}% | {row['games']} | {aim} | "
+                     f"{'-' if target is None else verdict(row['score'], row['games'], target)} |")
+    return "\n".join(lines)
+
+
+# -- think time -------------------------------------------------------------------
+
+def turn_times(name: str, level: str, turns: int, seed: str = "ab" * 32) -> list[float]:
+    """CPU seconds of bot turns at ``level``, time cap on, on ``turns``
+    consecutive positions from the start, a third and two thirds of the way
+    through a game of beginner bots (cap on)."""
+    game = registry.get(name).rules
+    players = max(game.min_players, min(2, game.max_players))
+    state = game.seeded_state(players, None, seed) if game.uses_chance else game.initial_state(players)
+    state, _ = settle_from_seed(game, state, seed, 0)
+    played, ply = [], 0
+    while not game.is_over(state) and ply < 300:
+        seat = game.to_move(state)
+        if seat is None:
+            break
+        played.append((state, seat))
+        state = game.apply(state, choose(game, game.view(state, seat), seat, "beginner", seed=ply).turn)
+        ply += 1
+        state, _ = settle_from_seed(game, state, seed, ply)
+    times = []
+    for at in sorted({0, len(played) // 3, 2 * len(played) // 3}):
+        for position, seat in played[at:at + turns]:
+            start = time.process_time()
+            choose(game, game.view(position, seat), seat, level, seed=f"time/{at}")  # timed, as the server
+            times.append(time.process_time() - start)
+    return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4, help="games per match (default 4: short)")
-    parser.add_argument("--top", default=DEFAULT_LEVEL, choices=ORDER, help="the strongest level to measure")
-    parser.add_argument("--only", action="append", help="only these games (repeatable)")
-    parser.add_argument("--turns", type=int, default=5, help="bot turns timed per game")
+    parser.add_argument("--games", type=int, default=20, help="games wanted per row (default 20)")
+    parser.add_argument("--top", default="strongest", choices=ORDER, help="the strongest level to play")
+    parser.add_argument("--levels", help="only these levels, comma separated (their rows vs random and below)")
+    parser.add_argument("--only", action="append", choices=GAMES, help="only these games (repeatable)")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    parser.add_argument("--seconds", type=float, help="stop after this long, keeping the finished games")
+    parser.add_argument("--table", action="store_true", help="print the table from the stored results")
+    parser.add_argument("--times", action="store_true", help="time bot turns at the default level instead")
+    parser.add_argument("--turns", type=int, default=3, help="with --times: turns timed at each of 3 places")
     args = parser.parse_args()
+    names = args.only or list(GAMES)
     levels = ORDER[:ORDER.index(args.top) + 1]
-    names = args.only or registry.names()
-    print(f"| game | level | vs random | vs level below | games |")
-    print(f"|---|---|---|---|---|")
-    for name in names:
-        game = registry.get(name).rules
-        players = 1 if game.max_players == 1 else 2
-        games = args.games if players > 1 else max(2, args.games // 3)
-        options = {"stashes": "rb", "orders": "1"} if name == "greenhouse" else None
-        for i, level in enumerate(levels):
-            r = match(game, level, "random", games, seed=1, players=players, options=options)
-            below = "-"
-            if i:
-                b = match(game, level, levels[i - 1], games, seed=2, players=players, options=options)
-                below = pct(b.score, b.games)
-            print(f"| {name} | {level} | {pct(r.score, r.games)} | {below} | {games} |", flush=True)
-        if name == "ataxx":
-            score, played = vs_reference(levels[-1], args.games)
-            print(f"| ataxx | {levels[-1]} vs greedy reference (ataxx package) | {pct(score, played)} | | {played} |",
-                  flush=True)
-    print()
-    print(f"CPU seconds per bot turn at the default level ({DEFAULT_LEVEL}), time cap on:")
-    print("| game | turns | median | max |")
-    print("|---|---|---|---|")
-    for name in names:
-        times = turn_times(name, DEFAULT_LEVEL, args.turns)
-        print(f"| {name} | {len(times)} | {statistics.median(times):.2f} | {max(times):.2f} |", flush=True)
+    if args.levels:
+        levels = [lv for lv in levels if lv in args.levels.split(",")]
+    if args.table:
+        print(table(names, levels))
+    elif args.times:
+        print(f"CPU seconds per bot turn at the default level ({DEFAULT_LEVEL}), time cap on:")
+        print("| game | turns | median | max |")
+        print("|---|---|---|---|")
+        for name in names:
+            times = turn_times(name, DEFAULT_LEVEL, args.turns)
+            print(f"| {name} | {len(times)} | {statistics.median(times):.2f} | {max(times):.2f} |", flush=True)
+    else:
+        run(rows(names, levels), args.games, args.jobs, args.seconds)
+        print(table(names, levels))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from engine.i18n import _
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -59,6 +60,14 @@ class Result:
         return "=".join(str(p + 1) for p in self.winners)
 
 
+@functools.lru_cache(maxsize=4096)
+def _drawable(item: Any) -> bool:
+    """Whether ``item`` may be drawn (a word a record can write), checked
+    once per item: a bot's search asks for thousands of events a turn."""
+    return isinstance(item, str) and bool(item) and not re.search(r"[\s{}|]", item) \
+        and not re.fullmatch(r"\d+\.", item)
+
+
 @dataclass(frozen=True)
 class ChanceEvent:
     """What chance decides next, during play (a draw, a roll), before anyone
@@ -96,9 +105,10 @@ class ChanceEvent:
         if self.count < 1 or (self.kind == "draw" and self.count > len(self.items)) \
                 or (self.kind == "roll" and self.sides < 2):
             raise ValueError(_('impossible chance event {self_}', self_=repr(self)))
-        for item in self.items:  # records write them as {draw kiwi}; "2." would start a round there
-            if not isinstance(item, str) or not item or re.search(r"[\s{}|]", item) or re.fullmatch(r"\d+\.", item):
-                raise ValueError(_("a drawn item is a word without spaces, braces or '|', and not a number and a dot (a round's number in a record); not {item}", item=repr(item)))
+        # records write them as {draw kiwi}; "2." would start a round there
+        if not all(isinstance(item, str) for item in self.items) or not all(map(_drawable, set(self.items))):
+            item = next(i for i in self.items if not isinstance(i, str) or not _drawable(i))
+            raise ValueError(_("a drawn item is a word without spaces, braces or '|', and not a number and a dot (a round's number in a record); not {item}", item=repr(item)))
 
     def allows(self, outcome: Sequence[str]) -> bool:
         """True when ``outcome`` is one this event can produce."""

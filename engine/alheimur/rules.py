@@ -169,6 +169,11 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
             return []
         return standings([score(state, p).total for p in range(state.players)])
 
+    def bot_hooks(self) -> Any:
+        from engine.alheimur.bot import HOOKS  # the bots' help for this game, imported when a bot plays
+
+        return HOOKS
+
     def view(self, state: AlheimurState, player: int | None) -> AlheimurState:
         """Everyone sees the worlds and the card being laid; nobody sees the
         unturned cards of the piles, the extra piles or the orbit cards until

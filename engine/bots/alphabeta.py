@@ -41,7 +41,8 @@ def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, 
     """The best turn for the player to move in ``state`` (two players, no
     chance, nothing hidden), looking ``max_depth`` turns ahead at most
     within ``max_nodes`` positions (and before ``deadline``, a
-    ``time.monotonic()`` value, when given).  Turns of equal worth are
+    ``time.process_time()`` value, when given: CPU seconds, checked at
+    every position and while a position's turns are applied).  Turns of equal worth are
     taken in ``rng``'s order (shuffled), so a seeded bot varies its play
     where the search sees no difference."""
     seat = game.to_move(state)
@@ -50,18 +51,25 @@ def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, 
         raise ValueError("there is no turn to search")
     counter = [0]
 
+    def out_of_time() -> None:
+        if deadline is not None and time.process_time() > deadline:
+            raise _OutOfBudget
+
     def value_for(mover: int, position: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
         counter[0] += 1
-        if counter[0] > max_nodes or (deadline is not None and counter[0] % 256 == 0
-                                      and time.monotonic() > deadline):
+        if counter[0] > max_nodes:
             raise _OutOfBudget
+        out_of_time()
         if game.is_over(position):
             worth = payoff.final(game, position)[mover]
             return worth + (0.001 / ply if worth > 0.5 else -0.001 / ply if worth < 0.5 else 0.0)
         if depth == 0:
             return evaluate(game, position)[mover]
         nxt = game.to_move(position)
-        children = [game.apply(position, t) for t in game.legal_turns(position)]
+        children = []
+        for t in game.legal_turns(position):  # a position of Attactics has up to a hundred turns, each slow
+            children.append(game.apply(position, t))
+            out_of_time()
         if not children:
             return evaluate(game, position)[mover]
         if depth > 1:  # the most promising first: more cut-offs
@@ -121,7 +129,7 @@ def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]]) -> Callable[...,
 
         if game.players(view) != 2 or game.chance(view) is not None:
             return None
-        deadline = None if level.max_ms is None else time.monotonic() + 0.8 * level.max_ms / 1000
+        deadline = None if level.max_ms is None else time.process_time() + 0.8 * level.max_ms / 1000
         found = search(game, view, evaluate, depth_for(level.playouts), 40 * level.playouts, deadline, rng)
         return Choice(found.turn, min(1.0, max(0.0, found.value)), playouts=found.nodes,
                       why=f"alpha-beta, {found.depth} turns ahead")

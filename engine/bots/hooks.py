@@ -10,6 +10,10 @@ defaults here, which use only the engine interface.
   (default: ``payoff.guess``, from the game's scores).
 - ``playout_turn(game, state, turns, rng)``: the playout policy (default:
   a uniformly random legal turn).
+- ``random_turn(game, state, rng)``: a random legal turn picked without
+  listing them all, for the playouts of a game whose list is long to read
+  (Taiga: a place, then the pieces at it); None (the hook, or its answer)
+  lists them and asks ``playout_turn``.
 - ``choose(game, view, seat, level, rng)``: a whole decision of its own (a
   solver, an alpha-beta search), or None to fall back to the search.
 
@@ -40,6 +44,7 @@ class Hooks:
     determinize: Callable[[Game, Any, int, random.Random], Any] = _view_itself
     evaluate: Callable[[Game, Any], tuple[float, ...]] = payoff.guess
     playout_turn: Callable[[Game, Any, list[Any], random.Random], Any] = _random_turn
+    random_turn: Callable[[Game, Any, random.Random], Any] | None = None
     playout_plies: int = 16  # random turns before a playout is cut off and evaluated
     exploration: float = 1.0  # UCT's constant (payoffs are 0 to 1)
     choose: Callable[..., Any] | None = None

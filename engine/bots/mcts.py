@@ -110,10 +110,13 @@ def _remembered(known: dict[Any, list[Any]], game: Game, state: Any, limit: int 
 def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
            max_ms: int | None = None) -> SearchResult:
     """Search from ``view`` (what ``seat`` sees, its turn to move) for
-    ``playouts`` iterations (fewer if ``max_ms`` of CPU run out first)."""
+    ``playouts`` iterations (fewer if ``max_ms`` of CPU run out first: the
+    search stops when one more iteration, as long as the longest so far,
+    would overrun it; an Alheimur playout can take a fifth of a second)."""
     players = game.players(view)
     root = Node(totals=[0.0] * players)
-    start = time.process_time()
+    start = last = time.process_time()
+    longest = 0.0  # CPU seconds of the longest iteration so far
     done = 0
     known: dict[Any, list[Any]] = {}
     limit = turn_limit(playouts)
@@ -154,8 +157,13 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             n.visits += 1
             for p in range(players):
                 n.totals[p] += pay[p]
-        if max_ms is not None and (time.process_time() - start) * 1000 >= max_ms:
-            break
+        if max_ms is not None:
+            now = time.process_time()
+            if done > 1:  # the first also read the root's turns
+                longest = max(longest, now - last)
+            last = now
+            if (now - start + longest) * 1000 >= max_ms:
+                break
     ranked = sorted(root.children.items(), key=lambda item: (item[1].visits, item[1].mean(seat)), reverse=True)
     if not ranked:
         raise ValueError("the bot found no legal turn to search")
@@ -176,10 +184,12 @@ def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int
         mover = game.to_move(state)
         if mover is None or (ply >= hooks.playout_plies and mover == seat):
             break
-        turns = turns_of(game, state, PLAYOUT_TURNS)
-        if not turns:
-            break
-        turn = hooks.playout_turn(game, state, turns, rng)
+        turn = None if hooks.random_turn is None else hooks.random_turn(game, state, rng)
+        if turn is None:
+            turns = turns_of(game, state, PLAYOUT_TURNS)
+            if not turns:
+                break
+            turn = hooks.playout_turn(game, state, turns, rng)
         try:
             state = game.apply(state, turn)
         except PbemError:

@@ -380,6 +380,11 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
             return []
         return standings(self.scores(state))
 
+    def bot_hooks(self) -> Any:
+        from engine.taiga.bot import HOOKS  # the bots' help for this game, imported when a bot plays
+
+        return HOOKS
+
     # -- hidden information --------------------------------------------------------
     def view(self, state: TaigaState, player: int | None) -> TaigaState:
         """The pile is the server's alone; the drawn tile is its mover's."""

@@ -1,0 +1,106 @@
+"""Taiga's bot hooks: a determinization of the bot's view.
+
+A player's view hides the draw pile (``?`` for each tile left) and the
+drawn tile of another mover.  Searched as it is, the view has no next
+draw (``TaigaGame.chance`` waits for a pile it can read), so every
+playout of the tree search stopped one turn after the bot's own: the bot
+judged its turn by the money it made at once and nothing else.
+
+``determinize`` fills in what the view hides from what it shows: the
+tiles of the set not on the map, not among the discards and not in the
+bot's hand are exactly the tiles left (the pile and another mover's drawn
+tile), so the pile becomes those tiles (the draw from it stays a chance
+event, settled at random by the search) and a hidden drawn tile one of
+them at random.  Nothing is read from the hidden state: the hook is given
+the view only.
+
+``random_turn`` is the playouts' random turn without listing every turn
+(listing a hundred turns at each ply of each playout took most of a
+search): a place the tile fits, then one of the turns laying it there.
+
+``evaluate`` judges a cut-off playout by each player's money as if the
+game ended there (``final_scoring``: money, lumberjack forests reached by
+truck, forests served by camps, species tokens), not by money alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from engine.base import Game
+from engine.bots.hooks import Hooks
+from engine.taiga.scoring import final_scoring
+from engine.taiga import board as maps
+from engine.taiga.state import HIDDEN, Place, TaigaState
+from engine.taiga.tiles import PILE
+
+SCALE = 8.0  # dollars ahead of the average of the others for ~76% (tanh(1))
+
+
+def unseen(view: TaigaState) -> list[str]:
+    """The tiles of the set that ``view`` does not show: the whole pile
+    less the tiles laid (the start tile is not in the pile), the discards
+    and the tile the viewer holds, in the pile's order."""
+    shown = Counter(p.code for p in view.placed[1:])
+    shown.update(view.discards)
+    if view.drawn not in (None, HIDDEN):
+        shown[view.drawn] += 1
+    left = []
+    for code in PILE:
+        if shown[code]:
+            shown[code] -= 1
+        else:
+            left.append(code)
+    return left
+
+
+def determinize(game: Game, view: TaigaState, seat: int, rng: random.Random) -> TaigaState:
+    """A full position that ``view`` could be a view of: the hidden pile
+    (and another mover's hidden drawn tile) dealt from the unseen tiles."""
+    if HIDDEN not in view.pile and view.drawn != HIDDEN:
+        return view
+    left = unseen(view)
+    drawn = view.drawn
+    if drawn == HIDDEN:
+        drawn = left.pop(rng.randrange(len(left)))
+    if len(left) != len(view.pile):  # not a view this game made: search it as it is
+        return view
+    return replace(view, pile=tuple(left), drawn=drawn)
+
+
+def evaluate(game: Game, state: TaigaState) -> tuple[float, ...]:
+    """Each player's worth from their money as if the game ended now,
+    against the others' average, smoothly (two players: 0 to 1, summing
+    to 1)."""
+    totals = [sum(part.values()) for part in final_scoring(state)]
+    n = len(totals)
+    if n < 2:
+        return (0.5,)
+    worth = []
+    for p, total in enumerate(totals):
+        others = (sum(totals) - total) / (n - 1)
+        worth.append(0.5 + 0.5 * math.tanh((total - others) / SCALE))
+    return tuple(worth)
+
+
+def random_turn(game: Game, state: TaigaState, rng: random.Random) -> Any:
+    """A random turn laying a tile: a place that the drawn tile or a
+    discard fits, then one of the turns laying it there; None (the search
+    lists the turns) for a choice or a discard."""
+    if state.pending or game.to_move(state) is None:
+        return None
+    codes = [] if state.drawn in (None, HIDDEN) else [state.drawn]
+    codes += [c for c in dict.fromkeys(state.discards) if c not in codes]
+    places = [(code, x, y, t) for code in codes for x, y, t in maps.placements(state.placed, code)]
+    if not places:
+        return None
+    code, x, y, t = rng.choice(places)
+    options = list(game.turns_at(state, Place(code, x, y, t)))  # type: ignore[attr-defined]
+    return rng.choice(options) if options else None
+
+
+HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10)
