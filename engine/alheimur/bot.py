@@ -24,6 +24,7 @@ from engine.alheimur.deck import DECK, turned
 from engine.alheimur.pieces import AlheimurState
 from engine.base import Game
 from engine.bots.hooks import Hooks
+from engine.bots.hooks import unseen as unseen_of
 
 HIDDEN = "?"
 
@@ -40,13 +41,7 @@ def unseen(view: AlheimurState) -> list[str]:
     shown.update(_printed(c) for _, _, c in view.building if c != HIDDEN)
     if view.card not in ("", HIDDEN):
         shown[_printed(view.card)] += 1
-    left = []
-    for card in DECK:
-        if shown[card]:
-            shown[card] -= 1
-        else:
-            left.append(card)
-    return left
+    return unseen_of(DECK, shown)
 
 
 def determinize(game: Game, view: AlheimurState, seat: int, rng: random.Random) -> AlheimurState:

@@ -24,8 +24,9 @@ A game offers its hooks itself (``Game.bot_hooks``, e.g. Ataxx's in
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from engine.base import Game
 from engine.bots import payoff
@@ -37,6 +38,23 @@ def _view_itself(game: Game, view: Any, seat: int, rng: random.Random) -> Any:
 
 def _random_turn(game: Game, state: Any, turns: list[Any], rng: random.Random) -> Any:
     return rng.choice(turns)
+
+
+T = TypeVar("T")
+
+
+def unseen(full: Iterable[T], shown: Iterable[T] | Mapping[T, int]) -> list[T]:
+    """What a view does not show, for ``determinize``: the items of ``full``
+    (every item of a set, a deck or a pile, repeats included) in its order,
+    less one of each item ``shown`` (a list, or counts by item)."""
+    left_out = Counter(shown)
+    left: list[T] = []
+    for item in full:
+        if left_out[item]:
+            left_out[item] -= 1
+        else:
+            left.append(item)
+    return left
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from dataclasses import replace
 from typing import Any
 
 from engine.base import Game
 from engine.bots.hooks import Hooks
+from engine.bots.hooks import unseen as unseen_of
 from engine.taiga.scoring import final_scoring
 from engine.taiga import board as maps
 from engine.taiga.state import HIDDEN, Place, TaigaState
@@ -45,17 +45,8 @@ def unseen(view: TaigaState) -> list[str]:
     """The tiles of the set that ``view`` does not show: the whole pile
     less the tiles laid (the start tile is not in the pile), the discards
     and the tile the viewer holds, in the pile's order."""
-    shown = Counter(p.code for p in view.placed[1:])
-    shown.update(view.discards)
-    if view.drawn not in (None, HIDDEN):
-        shown[view.drawn] += 1
-    left = []
-    for code in PILE:
-        if shown[code]:
-            shown[code] -= 1
-        else:
-            left.append(code)
-    return left
+    shown = [p.code for p in view.placed[1:]] + list(view.discards)
+    return unseen_of(PILE, shown + ([view.drawn] if view.drawn not in (None, HIDDEN) else []))
 
 
 def determinize(game: Game, view: TaigaState, seat: int, rng: random.Random) -> TaigaState:
