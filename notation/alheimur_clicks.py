@@ -35,8 +35,7 @@ from typing import Any, Sequence
 
 from engine.alheimur.pieces import STEP, AlheimurState, Turn
 from engine.alheimur.survival import expand, survive
-from engine.alheimur.movement import move
-from engine.alheimur.turns import STEPS, expansion_options, step_moves, variants
+from engine.alheimur.turns import MOST_ITEMS, STEPS, expansion_options, moved, step_moves, variants
 from engine.errors import IllegalTurnError
 from notation.clicks import ClickOptions, click_options as generic_click_options, common_start
 
@@ -44,10 +43,6 @@ from notation.clicks import ClickOptions, click_options as generic_click_options
 #: (and to find the start of text they share); the next clicks and the
 #: completed turns are found whatever their number
 BUDGET = 200
-
-#: the most items (expansion actions and moves) of a listed turn, as in ``play_turns``
-MOST_ITEMS = 64
-
 
 @dataclass
 class _Walk:
@@ -166,15 +161,7 @@ def _moves(walk: _Walk, turn: Turn, start: AlheimurState, after: AlheimurState, 
             moves = turn.moves + (m,)
             # the rules play a step's moves from the step's start (``move`` keeps no other
             # account across steps), so only this step's moves are played again
-            later = _played(start, same + (m,)) if s == step else _played(after, (m,))
+            later = moved(start, same + (m,)) if s == step else moved(after, (m,))
             if later is not None and not walk.beyond(longer, Turn(expansion=turn.expansion, moves=moves)):
                 _moves(walk, Turn(expansion=turn.expansion, moves=moves), start if s == step else after, later, s,
                        longer)
-
-
-def _played(state: AlheimurState, moves: tuple) -> AlheimurState | None:
-    """The position after ``moves``, or None when the rules refuse them."""
-    try:
-        return move(state, moves, [])
-    except IllegalTurnError:
-        return None

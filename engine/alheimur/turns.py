@@ -105,7 +105,12 @@ def step_moves(state: AlheimurState, step: int) -> list:
     return found
 
 
-def _moved(mid: AlheimurState, moves: tuple) -> AlheimurState | None:
+#: the most items (expansion actions and moves) of a turn the list holds
+MOST_ITEMS = 64
+
+
+def moved(mid: AlheimurState, moves: tuple) -> AlheimurState | None:
+    """The position after ``moves`` from ``mid``, or None when the rules refuse them."""
     try:
         return move(mid, moves, [])
     except IllegalTurnError:
@@ -122,7 +127,7 @@ def _move_sequences(mid: AlheimurState, after: AlheimurState, moves: tuple, firs
     for step in STEPS[first_step - 1:]:
         for m in step_moves(after, step):
             longer = moves + (m,)
-            later = _moved(mid, longer)
+            later = moved(mid, longer)
             if later is not None:
                 yield from _move_sequences(mid, later, longer, step, count - 1)
 
@@ -164,7 +169,7 @@ def variants(turn: Turn, after: AlheimurState) -> Iterator[Turn]:
         yield replace(turn, fire=fire)
 
 
-def play_turns(state: AlheimurState, most_items: int = 64) -> Iterator[Turn]:
+def play_turns(state: AlheimurState, most_items: int = MOST_ITEMS) -> Iterator[Turn]:
     """Every legal turn in play with up to ``most_items`` expansion actions
     and moves, smallest first (see the module's docstring), lazily.  Within
     a size, the turns starting with a move of each step and those with
@@ -186,7 +191,7 @@ def _starting_with(state: AlheimurState, size: int, step: int) -> Iterator[Turn]
     """The turns of ``size`` moves (no expansion) whose first move is of ``step``."""
     mid = survive(state, [])
     for m in step_moves(mid, step):
-        after = _moved(mid, (m,))
+        after = moved(mid, (m,))
         if after is not None:
             for moves, last in _move_sequences(mid, after, (m,), step, size - 1):
                 yield from variants(Turn(moves=moves), last)
