@@ -5,8 +5,8 @@ expiry.  A page loads more than itself (board images, the preview board, the
 click-to-play answers), and those responses can arrive after the response
 to a later request of the same browser: a board preview asked for just
 before the player pressed Play comes back after the Play's redirect and
-puts back the cookie as it was, losing the "You played ..." note flashed
-into it.  So the cookie is refreshed only on a navigation (the browser says
+puts back the cookie as it was, losing whatever the Play's answer wrote
+into it (a note flashed by a settings change, say).  So the cookie is refreshed only on a navigation (the browser says
 ``Sec-Fetch-Dest: document``, or says nothing, as older clients and the
 test client do), and not on a form's POST either: the page it redirects to
 refreshes it.  Any response still writes it when the request changed the
