@@ -259,10 +259,13 @@ def _keep_image_memory() -> None:
         Image.core.set_blocks_max(IMAGE_BLOCKS_KEPT)
 
 
-def png_image(diagram: Diagram, cached: bool = True) -> Any:
+def png_image(diagram: Diagram, cached: bool = True, borrowed: bool = False) -> Any:
     """The diagram as a Pillow RGB image.  ``cached`` draws it from the
     cached empty board and sprites (``pbem.diagram_sprites``); without it
-    every shape is drawn directly.  Both give the same pixels."""
+    every shape is drawn directly.  Both give the same pixels.  ``borrowed``
+    (with ``cached``) draws on the thread's reused canvas
+    (``diagram_sprites.canvas``): the image is then the caller's only until
+    the thread draws its next picture."""
     from PIL import ImageDraw
 
     _keep_image_memory()
@@ -270,8 +273,8 @@ def png_image(diagram: Diagram, cached: bool = True) -> Any:
     width, height, block, zones_top, caption_top = _layout(diagram)
     font = _sized_font
     if cached:
-        image = sprites.board((diagram.files, diagram.ranks, width, height),
-                              lambda: _draw_board(diagram, width, height))
+        take = sprites.canvas if borrowed else sprites.board
+        image = take((diagram.files, diagram.ranks, width, height), lambda: _draw_board(diagram, width, height))
         painter = sprites.Painter(image, font)
         for ops, background, (dx, dy), marker in _groups(diagram, width, block, zones_top, caption_top):
             painter.paint(ops, background, dx, dy, marker)
@@ -284,8 +287,9 @@ def png_image(diagram: Diagram, cached: bool = True) -> Any:
 
 
 def render_png(diagram: Diagram) -> bytes:
-    """The diagram as a PNG file (``pbem.png_encode``)."""
-    return png_encode.encode_rgb(png_image(diagram))
+    """The diagram as a PNG file (``pbem.png_encode``), drawn on the
+    thread's reused canvas: it is encoded at once and never handed out."""
+    return png_encode.encode_rgb(png_image(diagram, borrowed=True))
 
 
 def _sized_font(size: int) -> Any:

@@ -67,11 +67,12 @@ def encode_rgb(image: Any, level: int = LEVEL, portable: bool = False) -> bytes:
         _, done, raw = rows.encode(stride * BAND)
         if done < 0 or len(raw) % stride:  # never seen; a corrupt picture otherwise
             raise ValueError(f"Pillow's raw encoder failed ({done}) or split a row")
-        view, parts = memoryview(raw), []
-        for start in range(0, len(raw), stride):  # each row after its filter byte, without copying it first
-            parts.append(b"\x00")
-            parts.append(view[start:start + stride])
-        out.append(squeeze.compress(b"".join(parts)))
+        # each row after its filter byte: the rows joined with a 0 between
+        # them, after the band's first filter byte (no row copied first)
+        view = memoryview(raw)
+        out.append(squeeze.compress(b"\x00"))
+        out.append(squeeze.compress(b"\x00".join([view[start:start + stride]
+                                                   for start in range(0, len(raw), stride)])))
     out.append(squeeze.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", b"".join(out)) + _chunk(b"IEND", b""))

@@ -184,3 +184,44 @@ def test_the_png_encoder_keeps_every_pixel():
     assert diagrams.render_png(ALL_KINDS) == data
     with pytest.raises(ValueError, match="RGB"):
         png_encode.encode_rgb(image.convert("RGBA"))
+
+
+def _decoded(data: bytes) -> bytes:
+    return Image.open(io.BytesIO(data)).tobytes()
+
+
+def test_pngs_drawn_one_after_another_on_the_reused_canvas_keep_no_trace_of_the_last():
+    """A mailed board is drawn on the thread's reused canvas: boards of
+    other sizes and other pieces drawn in between (a full 9x9 board, then
+    an empty 5x5 one of the same size as a full one) leave nothing behind."""
+    ataxx, logger = registry.get("ataxx"), registry.get("logger")
+    full = ataxx.notation.diagram(ataxx.notation.parse_position("xxxxxxx/ooooooo/xxxxxxx/7/ooooooo/xxxxxxx/ooooooo x 0 1"))
+    empty = ataxx.notation.diagram(ataxx.notation.parse_position("7/7/7/7/7/7/7 x 0 1"))
+    small = logger.notation.diagram(logger.rules.initial_state(2, {}))
+    for diagram in (full, empty, small, full, small, empty, ALL_KINDS, empty):
+        assert _decoded(diagrams.render_png(diagram)) == diagrams.png_image(diagram, cached=False).tobytes()
+
+
+def test_threads_mailing_boards_at_once_each_draw_on_their_own_canvas():
+    kind = registry.get("ataxx")
+    state = kind.rules.initial_state(2, {})
+    boards = []
+    for i in range(6):
+        boards.append(kind.notation.diagram(state))
+        state = kind.rules.apply(state, kind.rules.legal_turns(state)[i % 3])
+    boards.append(ALL_KINDS)
+    expected = [diagrams.png_image(d, cached=False).tobytes() for d in boards]
+    failures: list = []
+
+    def draw(offset: int) -> None:
+        for n in range(3 * len(boards)):
+            index = (n + offset) % len(boards)
+            if _decoded(diagrams.render_png(boards[index])) != expected[index]:
+                failures.append(index)
+
+    threads = [threading.Thread(target=draw, args=(offset,)) for offset in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
