@@ -10,6 +10,7 @@ counts add up, and so on; anything else is a ``PositionError`` naming it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 from engine.errors import PositionError
@@ -73,11 +74,21 @@ def read_position(text: str) -> TaigaState:
         turn = canonical_turn(code, int(m[4] or 0))
         if index == 0 and (code, x, y, turn) != (START, 0, 0, 0):
             raise _bad(_("the map starts with the start tile at 0,0 (ST@0,0)"))
-        if index and ((x, y) in seen or not any((x + dx, y + dy) in seen for dx, dy in STEP)):
-            raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
         tile = turned(code, turn)
-        if index and maps.mismatch(seen, x, y, tile) is not None:
-            raise _bad(_("{text} does not fit the tiles next to it", text=quote(item)))
+        if index:
+            if (x, y) in seen:
+                raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
+            # next to the map, and every side matching its neighbour's (``maps.mismatch``, inlined:
+            # it is asked for every tile of every position read)
+            edges, beside = tile.edges, False
+            for d, (dx, dy) in enumerate(STEP):
+                other = seen.get((x + dx, y + dy))
+                if other is not None:
+                    beside = True
+                    if other.edges[(d + 2) % 4] != edges[d]:
+                        raise _bad(_("{text} does not fit the tiles next to it", text=quote(item)))
+            if not beside:
+                raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
         seen[(x, y)] = tile
         placed.append(Placed(x, y, code, turn))
     board = maps.analyse(tuple(placed))
@@ -160,10 +171,11 @@ def read_position(text: str) -> TaigaState:
     if len(counted) != total_tiles():
         raise _bad(_("the map, discards, pile and drawn tile hold {count} tiles; the set has {total}",
                      count=len(counted), total=total_tiles()))
+    held = Counter(counted)
     for code, kind in KINDS.items():
-        if counted.count(code) > kind.count or (HIDDEN not in counted and counted.count(code) != kind.count):
+        if held[code] > kind.count or (HIDDEN not in held and held[code] != kind.count):
             raise _bad(_("the set has {count} tile(s) {code}; the position holds {held}", count=kind.count, code=code,
-                         held=counted.count(code)))
+                         held=held[code]))
     if not _MOVER.match(mover_t) or int(mover_t) > players:
         raise _bad(_("the player to move is a number from 1 to {players}; not {text}", players=players,
                      text=quote(mover_t)))
