@@ -265,13 +265,10 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             if all(name in board.forest_of for name in state.logged) else set()
         tiles = []
         for (x, y), tile in sorted(board.tiles.items(), key=lambda item: (-item[0][1], item[0][0])):
-            pieces = tuple(sorted(on_tile.get((x, y), ())))
-            logged = tuple(s for s in tile.forest_spots if (x, y, s) in logged_keys)
-            token = bool(tile.feature) and not logged
-            tiles.append(Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None,
-                              *_pictures(tile, pieces, logged, token), click=f"{x},{y}"))
-        for x, y in maps.frontier(board.tiles):
-            tiles.append(Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH, click=f"{x},{y}"))
+            pieces = tuple(sorted(on_tile[x, y])) if (x, y) in on_tile else ()
+            logged = tuple(s for s in tile.forest_spots if (x, y, s) in logged_keys) if logged_keys else ()
+            tiles.append(_map_tile(x, y, tile, pieces, logged))
+        tiles.extend(_empty_place(x, y) for x, y in maps.frontier(board.tiles))
         # the words are read now, in the language of the moment (the pictures are cached by language)
         zones = [Zone(str(_("Map (x east, y north; the start tile at 0,0)")), "tiles", tuple(tiles))]
         if state.drawn == HIDDEN:
@@ -329,6 +326,23 @@ LEGEND = (_("Tiles: dark green softwood, light green hardwood, brown roads, a hu
           _("Text map: each tile is three rows: a meeple (s surveyor, l lumberjack, k keeper) and its player, and "
             "the north edge; west edge, code, mark (* camp, m b a o species token, x logged), east edge; a truck "
             "(t and its player) and the south edge.  Edges: S softwood, H hardwood, . grass, | = road."))
+
+
+@lru_cache(maxsize=8192)
+def _map_tile(x: int, y: int, tile: Turned, pieces: tuple[tuple[str, str, int], ...],
+              logged: tuple[str, ...]) -> Tile:
+    """``tile`` laid at x, y on the map with ``pieces`` on it and its
+    ``logged`` forest spots cleared, kept: a map shows the same tiles where
+    they were at every turn (a late map has some seventy)."""
+    token = bool(tile.feature) and not logged
+    return Tile((x, y), f"{x},{y}", corner_colour(tile, logged), None, *_pictures(tile, pieces, logged, token),
+                click=f"{x},{y}")
+
+
+@lru_cache(maxsize=8192)
+def _empty_place(x: int, y: int) -> Tile:
+    """The empty place x, y next to the map, outlined with its coordinates."""
+    return Tile((x, y), f"{x},{y}", "#ffffff", None, (), EMPTY_GLYPH, click=f"{x},{y}")
 
 
 @lru_cache(maxsize=4096)
