@@ -291,7 +291,7 @@ def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0
         if tile.click:  # its clickable area is named by its click (the title up to its first colon)
             title = f"{tile.click}: {title}"
         if tile.piece is None:  # the same tile drawn again: its operations made once, at (0, 0)
-            token, body = _tile_body(tile.label, fill, tile.walls, tile.shapes, size, text)
+            token, body = _body_of(tile.label, fill, tile.walls, tile.shapes, size, text)
             block.ops.append(("group", title, token, x, y))
             block.ops.extend(_placed(token, body, x, y))
             block.ops.append(("end",))
@@ -310,6 +310,31 @@ def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0
         block.ops.append(("text", (x + 3, y + 8 * size / TILE, tile.label, text, "start", False), ink_on(fill)))
         block.ops.append(("end",))
     return block
+
+
+#: ``_tile_body``'s answers by (label, fill, walls, id of the shapes, size,
+#: text size), each kept with the very shapes it was made from (so their id
+#: is not given to another object while it is here): a map's tiles come
+#: with the same shapes objects at every turn (their pictures are kept by
+#: the game), and hashing every shape of every tile again cost a fifth of
+#: a late Taiga map's layout.  Emptied when full
+_BODIES: dict[tuple, tuple[Any, tuple[int, tuple[Op, ...]]]] = {}
+BODIES = 8192
+
+
+def _body_of(label: str, fill: str, walls: str, shapes: tuple[Any, ...], size: int,
+             text: int) -> tuple[int, tuple[Op, ...]]:
+    """``_tile_body(label, fill, walls, shapes, size, text)``, found by the
+    shapes' identity before their value."""
+    key = (label, fill, walls, id(shapes), size, text)
+    found = _BODIES.get(key)
+    if found is not None and found[0] is shapes:
+        return found[1]
+    made = _tile_body(label, fill, walls, shapes, size, text)
+    if len(_BODIES) >= BODIES:
+        _BODIES.clear()
+    _BODIES[key] = (shapes, made)
+    return made
 
 
 #: numbers for the tiles' operations made at (0, 0), never given twice
