@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
-from pbem.models import Game, OutboxMessage
+from pbem.models import Game, OutboxMessage, Player, Seat
 from pbem.models_clock import ReminderSent
 from pbem.services import sweep as sweeping
 from pbem.services import sweep_reminders
@@ -78,6 +78,41 @@ def test_the_bulk_pass_queues_the_same_mail_as_the_per_game_path(app, monkeypatc
     one_by_one = _written(engine)
     assert len(bulk["mail"]) == 6 and len(bulk["reminders"]) == 6
     assert bulk == one_by_one
+
+
+def test_each_reminder_of_a_chunk_is_written_in_its_recipients_language(app, monkeypatch):
+    """Recipients who read French and English alternate in a chunk (and
+    one who set no language reads English): each reminder is in its
+    recipient's language, as the per-game path writes it."""
+    engine = app.extensions["pbem_engine"]
+    now = datetime.now(timezone.utc)
+    ids, players = make_due_games(engine, now, 6)
+    with Session(engine) as session:
+        # odd games: the players' seats swapped, so the French reader is to move there
+        odd = Seat.game_id.in_(ids[1::2])
+        session.execute(update(Seat).where(odd).values(number=5 - Seat.number))  # 0, 1 -> 5, 4 -> 1, 0
+        session.execute(update(Seat).where(odd).values(number=Seat.number - 4))
+        session.execute(update(Player).where(Player.id == players[1].id).values(language="fr"))
+        session.execute(update(Player).where(Player.id == players[0].id).values(language=""))
+        session.commit()
+    before = _checks(engine)
+    with app.app_context():
+        sweeping.sweep(engine, now, chunk=6)
+    bulk = _written(engine)
+    subjects = {to: {subject.split(": ", 1)[1].split(",")[0] for sent_to, subject, *_ in bulk["mail"] if sent_to == to}
+                for to in (players[0].email, players[1].email)}
+    assert subjects == {players[0].email: {"reminder: your turn"}, players[1].email: {"rappel : à vous de jouer"}}
+    assert len(bulk["mail"]) == 6
+    with Session(engine) as session:
+        session.execute(delete(OutboxMessage))
+        session.execute(delete(ReminderSent))
+        for game_id, check in before.items():
+            session.execute(update(Game).where(Game.id == game_id).values(next_check_at=check))
+        session.commit()
+    monkeypatch.setattr(sweeping, "remind_many", lambda _bind, game_ids, _now: ({}, list(game_ids)))
+    with app.app_context():
+        sweeping.sweep(engine, now, chunk=6)
+    assert _written(engine) == bulk
 
 
 def _checks(engine) -> dict:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from pbem.i18n import for_language, gettext, ngettext
 
 import logging
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -169,17 +170,26 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
         sent.setdefault((game_id, ply), set()).add(hours)
     refused = set(refusing(session, {seat[2] for seat in seats.values()}))
     plans: list[_Plan] = []
-    for game in games:
-        if game.id not in movers:
-            continue
-        if game.id not in seats:
-            others.append(game.id)  # the mover has no seat: the per-game path clears the check
-            continue
-        try:
-            plans.append(_plan_one(game, states[game.id], seats[game.id], sent.get((game.id, game.ply), set()),
-                                   refused, now, created_at))
-        except Exception:  # noqa: BLE001 - the per-game path logs it
-            others.append(game.id)
+    with ExitStack() as language_block:
+        language: str | None = None
+        for game in games:
+            if game.id not in movers:
+                continue
+            if game.id not in seats:
+                others.append(game.id)  # the mover has no seat: the per-game path clears the check
+                continue
+            if seats[game.id][4] != language:
+                # one language block for a run of recipients who read the same language (the
+                # game's own ``for_language`` is then free): entering one costs as much as
+                # writing the whole mail
+                language = seats[game.id][4]
+                language_block.close()
+                language_block.enter_context(for_language(language))
+            try:
+                plans.append(_plan_one(game, states[game.id], seats[game.id], sent.get((game.id, game.ply), set()),
+                                       refused, now, created_at))
+            except Exception:  # noqa: BLE001 - the per-game path logs it
+                others.append(game.id)
     return plans, others
 
 
@@ -199,5 +209,5 @@ def _plan_one(game: Game, state: Any, seat: tuple[int, int, str, str | None, str
     if due and email.strip().lower() not in refused:
         with for_language(language):  # the recipient's language, as notify.send writes it
             subject, lines, closing = reminder_mail(game, number, deadline - now)
-        mail = outbox_row(email, game, number, subject, lines, closing, created_at, language)
+            mail = outbox_row(email, game, number, subject, lines, closing, created_at, language)
     return _Plan(game.id, game.ply, game.next_check_at, after, reminders, mail)
