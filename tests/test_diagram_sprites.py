@@ -149,14 +149,20 @@ def test_the_caches_are_bounded_and_least_recently_used_go_first():
     assert diagram_sprites.boards.maxsize == diagram_sprites.BOARDS
 
 
-def test_threads_drawing_at_once_get_the_same_pictures():
-    diagram_sprites.clear()
+def _ataxx_boards() -> list[Diagram]:
+    """Six Ataxx boards of a game, one a turn."""
     kind = registry.get("ataxx")
     state = kind.rules.initial_state(2, {})
     boards = []
     for i in range(6):
         boards.append(kind.notation.diagram(state))
         state = kind.rules.apply(state, kind.rules.legal_turns(state)[i % 3])
+    return boards
+
+
+def test_threads_drawing_at_once_get_the_same_pictures():
+    diagram_sprites.clear()
+    boards = _ataxx_boards()
     expected = [diagrams.png_image(d, cached=False).tobytes() for d in boards]
     diagram_sprites.clear()
     failures: list = []
@@ -203,12 +209,7 @@ def test_pngs_drawn_one_after_another_on_the_reused_canvas_keep_no_trace_of_the_
 
 
 def test_threads_mailing_boards_at_once_each_draw_on_their_own_canvas():
-    kind = registry.get("ataxx")
-    state = kind.rules.initial_state(2, {})
-    boards = []
-    for i in range(6):
-        boards.append(kind.notation.diagram(state))
-        state = kind.rules.apply(state, kind.rules.legal_turns(state)[i % 3])
+    boards = _ataxx_boards()
     boards.append(ALL_KINDS)
     expected = [diagrams.png_image(d, cached=False).tobytes() for d in boards]
     failures: list = []

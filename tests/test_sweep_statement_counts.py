@@ -66,16 +66,7 @@ def test_the_bulk_pass_queues_the_same_mail_as_the_per_game_path(app, monkeypatc
     with app.app_context():
         sweeping.sweep(engine, now, chunk=4)
     bulk = _written(engine)
-    with Session(engine) as session:  # undo it all, then sweep one game at a time
-        session.execute(delete(OutboxMessage))
-        session.execute(delete(ReminderSent))
-        for game_id, check in before.items():
-            session.execute(update(Game).where(Game.id == game_id).values(next_check_at=check))
-        session.commit()
-    monkeypatch.setattr(sweeping, "remind_many", lambda _bind, game_ids, _now: ({}, list(game_ids)))
-    with app.app_context():
-        sweeping.sweep(engine, now, chunk=4)
-    one_by_one = _written(engine)
+    one_by_one = _swept_again_one_game_at_a_time(app, monkeypatch, before, now, chunk=4)
     assert len(bulk["mail"]) == 6 and len(bulk["reminders"]) == 6
     assert bulk == one_by_one
 
@@ -103,6 +94,14 @@ def test_each_reminder_of_a_chunk_is_written_in_its_recipients_language(app, mon
                 for to in (players[0].email, players[1].email)}
     assert subjects == {players[0].email: {"reminder: your turn"}, players[1].email: {"rappel : à vous de jouer"}}
     assert len(bulk["mail"]) == 6
+    assert _swept_again_one_game_at_a_time(app, monkeypatch, before, now, chunk=6) == bulk
+
+
+def _swept_again_one_game_at_a_time(app, monkeypatch, before: dict, now: datetime, chunk: int) -> dict:
+    """Undo the sweep (its mail and reminders gone, each game's check as
+    ``before``), sweep again with every game taken by the per-game path,
+    and give what that wrote (``_written``)."""
+    engine = app.extensions["pbem_engine"]
     with Session(engine) as session:
         session.execute(delete(OutboxMessage))
         session.execute(delete(ReminderSent))
@@ -111,8 +110,8 @@ def test_each_reminder_of_a_chunk_is_written_in_its_recipients_language(app, mon
         session.commit()
     monkeypatch.setattr(sweeping, "remind_many", lambda _bind, game_ids, _now: ({}, list(game_ids)))
     with app.app_context():
-        sweeping.sweep(engine, now, chunk=6)
-    assert _written(engine) == bulk
+        sweeping.sweep(engine, now, chunk=chunk)
+    return _written(engine)
 
 
 def _checks(engine) -> dict:
