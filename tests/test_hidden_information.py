@@ -125,6 +125,8 @@ def _text(value) -> str:
     """Text to search: links and addresses taken out (their random tokens are no cards)."""
     text = value if isinstance(value, str) else value.decode("utf-8", "replace")
     text = re.sub(r"https?://\S+|[\w.+-]+@[\w.-]+|cid:\S+", " ", text)
+    # a form's CSRF token is random letters and digits too: "...9Cat2..." is no card
+    text = re.sub(r'name="csrf_token" value="[^"]*"', " ", text)
     # the notation's own turn examples ("play ant", "yak"), the same for everyone in every game
     text = re.sub(r'placeholder="[^"]*"|"turn_examples": ?\[[^\]]*\]', " ", text)
     text = re.sub(r'(e\.g\.|such as) "?(#\d+ )?(play ant|yak)\b', " ", text)
