@@ -274,8 +274,9 @@ def png_image(diagram: Diagram, cached: bool = True, borrowed: bool = False) -> 
     font = _sized_font
     if cached:
         take = sprites.canvas if borrowed else sprites.board
-        image = take((diagram.files, diagram.ranks, width, height), lambda: _draw_board(diagram, width, height))
-        painter = sprites.Painter(image, font)
+        key = (diagram.files, diagram.ranks, width, height)
+        image = take(key, lambda: _draw_board(diagram, width, height))
+        painter = sprites.Painter(image, font, sprites.ink(key, image))
         for ops, background, (dx, dy), marker in _groups(diagram, width, block, zones_top, caption_top):
             painter.paint(ops, background, dx, dy, marker)
     else:

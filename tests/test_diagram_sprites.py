@@ -226,3 +226,36 @@ def test_threads_mailing_boards_at_once_each_draw_on_their_own_canvas():
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_white_groups_that_overlap_what_was_pasted_before_them_are_still_right():
+    """A painter told that its picture began all white pastes a white
+    group's sprite without looking only where nothing was pasted before:
+    labels that overlap earlier ones (and a group under the lowest one
+    pasted) come out as drawing them one after another gives."""
+    from PIL import ImageDraw
+
+    groups = [[("text", (x, y, word, 13, "start", False), colour)]
+              for x, y, word, colour in ((4, 10, "overlapping", "#222222"), (30, 12, "labels", "#b71c1c"),
+                                         (4, 40, "below them", "#1565c0"), (60, 38, "and over", "#222222"),
+                                         (4, 90, "alone", "#222222"))]
+    groups.append([("rect", (2, 85, 50, 100), "#2f7d32", "#1b1b1b", 0)])  # over "alone"
+    direct = Image.new("RGB", (200, 120), "#ffffff")
+    draw = ImageDraw.Draw(direct)
+    for ops in groups:
+        diagram_zones.png(draw, ops, 0, 0, diagrams._sized_font)
+    for ink in (None, diagram_sprites.UNKNOWN):
+        diagram_sprites.clear()
+        painted = Image.new("RGB", (200, 120), "#ffffff")
+        painter = diagram_sprites.Painter(painted, diagrams._sized_font, ink)
+        for ops in groups:
+            painter.paint(ops, (255, 255, 255))
+        assert painted.tobytes() == direct.tobytes()
+
+
+def test_the_ink_of_an_empty_board_is_measured_once_per_board():
+    empty = Image.new("RGB", (60, 40), "#ffffff")
+    assert diagram_sprites.ink(("test", "white"), empty) is None
+    empty.putpixel((10, 20), (0, 0, 0))
+    assert diagram_sprites.ink(("test", "white"), empty) is None  # measured before, for that key
+    assert diagram_sprites.ink(("test", "dotted"), empty) == (10, 20, 11, 21)
