@@ -43,6 +43,9 @@ BOARDS = 32
 SPRITES = 1024
 
 
+_MISSING = object()
+
+
 class LRU:
     """A bounded least-recently-used cache that threads may share."""
 
@@ -52,16 +55,18 @@ class LRU:
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """The value for ``key``, made by ``make()`` the first time (outside
-        the lock: two threads may both make it, and one is kept)."""
+    def get(self, key: Hashable, make: Callable[..., Any], *args: Any) -> Any:
+        """The value for ``key``, made by ``make(*args)`` the first time
+        (outside the lock: two threads may both make it, and one is kept)."""
+        items = self._items
         with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
+            value = items.get(key, _MISSING)  # one look-up: a map pastes some 150 sprites
+            if value is not _MISSING:
+                items.move_to_end(key)
                 self.hits += 1
-                return self._items[key]
+                return value
             self.misses += 1
-        value = make()
+        value = make(*args)
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -248,6 +253,10 @@ class Painter:
         self.pasted: list[tuple[int, int, int, int]] = []  # every box pasted since, while ``ink`` is known
         self.bottom = 0  # where the lowest of them ends
 
+    def _sprite(self, ops: list[zones.Op], dx: float, dy: float, ox: int, oy: int,
+                background: tuple[int, int, int]) -> Sprite | None:
+        return _make(_local(ops, dx, dy, ox, oy), background, self.font)
+
     def _untouched(self, box: tuple[int, int, int, int]) -> bool:
         """Whether ``box`` surely still shows the white it began with: it
         meets neither the picture's first ink nor a box pasted since."""
@@ -289,7 +298,7 @@ class Painter:
             key: tuple = (background, marker[2], x + dx - ox, y + dy - oy)
         else:
             key = (background, _local(ops, dx, dy, ox, oy))
-        sprite = sprites.get(key, lambda: _make(_local(ops, dx, dy, ox, oy), background, self.font))
+        sprite = sprites.get(key, self._sprite, ops, dx, dy, ox, oy, background)
         if sprite is not None and sprite.image is None:
             return
         if sprite is not None:
