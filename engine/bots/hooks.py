@@ -66,6 +66,11 @@ class Hooks:
     playout_plies: int = 16  # random turns before a playout is cut off and evaluated
     exploration: float = 1.0  # UCT's constant (payoffs are 0 to 1)
     choose: Callable[..., Any] | None = None
+    #: the version of the game's bot: raise it when a change to the hooks
+    #: (or to the search, for the games it changes) changes how the bot
+    #: plays; the strength table (benchmarks/bots_strength.py) counts only
+    #: the games of the current version
+    version: int = 1
 
 
 DEFAULT = Hooks()
