@@ -30,6 +30,7 @@ class Node:
     visits: int = 0
     totals: list[float] = field(default_factory=list)  # per player
     children: dict[Hashable, "Node"] = field(default_factory=dict)
+    order: list[Any] | None = None  # the turns in the game's order_turns, when it has one
 
     def mean(self, player: int) -> float:
         return self.totals[player] / self.visits if self.visits else 0.0
@@ -133,14 +134,20 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             turns = _remembered(known, game, state, limit)
             if not turns:
                 break
-            untried = [t for t in turns if t not in node.children]
-            if untried:
-                turn = rng.choice(untried)
+            if hooks.order_turns is None:
+                untried = [t for t in turns if t not in node.children]
+                expand = rng.choice(untried) if untried else None
+                candidates = turns
+            else:  # the most promising untried turn, while the node may widen
+                expand, candidates = _widen(game, state, node, turns, rng, hooks)
+                untried = [expand] if expand is not None else []
+            if expand is not None:
+                turn = expand
                 child = Node(totals=[0.0] * players)
                 node.children[turn] = child
             else:
                 log_n = math.log(node.visits + 1)
-                turn = max(turns, key=lambda t: node.children[t].mean(mover)
+                turn = max(candidates, key=lambda t: node.children[t].mean(mover)
                            + hooks.exploration * math.sqrt(log_n / (node.children[t].visits + 1e-9)))
                 child = node.children[turn]
             try:
@@ -170,6 +177,26 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     best, node = ranked[0]
     return SearchResult(best, node.mean(seat), node.visits, done,
                         tuple((t, n.visits, n.mean(seat)) for t, n in ranked))
+
+
+def _widen(game: Game, state: Any, node: Node, turns: list[Any], rng: random.Random,
+           hooks: Hooks) -> tuple[Any, list[Any]]:
+    """Progressive widening by the game's ``order_turns``: the turn to add
+    to ``node`` (the first of its order not yet a child, while the node has
+    fewer than ``1 + widening * sqrt(visits)`` children), else None; and
+    the children legal here to choose among."""
+    if node.order is None:
+        node.order = hooks.order_turns(game, state, turns, rng)
+    legal = set(turns)  # a determinization may have turns another has not
+    here = [t for t in node.children if t in legal]
+    if not here or len(node.children) < 1 + hooks.widening * math.sqrt(node.visits):
+        for turn in node.order:
+            if turn not in node.children and turn in legal:
+                return turn, here
+        for turn in turns:  # a turn this determinization has that the order has not
+            if turn not in node.children:
+                return turn, here
+    return None, here
 
 
 def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int) -> tuple[float, ...]:
