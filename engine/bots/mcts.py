@@ -108,12 +108,24 @@ def _remembered(known: dict[Any, list[Any]], game: Game, state: Any, limit: int 
     return found
 
 
+#: with a game's ``order_turns``, a position below the root is read up to
+#: this many turns: it only ever widens to a few dozen of them, and
+#: reading (and ordering) thousands at each new node of a lazily listed
+#: game (Alheimur) took seconds
+ORDERED_BELOW_ROOT = 200
+
+
 def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
-           max_ms: int | None = None) -> SearchResult:
+           max_ms: int | None = None, root_turns: list[Any] | None = None) -> SearchResult:
     """Search from ``view`` (what ``seat`` sees, its turn to move) for
     ``playouts`` iterations (fewer if ``max_ms`` of CPU run out first: the
     search stops when one more iteration, as long as the longest so far,
-    would overrun it; an Alheimur playout can take a fifth of a second)."""
+    would overrun it; an Alheimur playout can take a fifth of a second).
+    ``root_turns``: the view's turns (``turns_of`` with ``turn_limit``),
+    when the caller has read them already: the root's turns in every
+    determinization (the bot chooses among the turns its view allows;
+    read again for each determinization, an Alheimur position of play took
+    a third of a second an iteration before any playout)."""
     players = game.players(view)
     root = Node(totals=[0.0] * players)
     start = last = time.process_time()
@@ -121,6 +133,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     done = 0
     known: dict[Any, list[Any]] = {}
     limit = turn_limit(playouts)
+    below = limit if hooks.order_turns is None else min(limit, ORDERED_BELOW_ROOT)
     for done in range(1, playouts + 1):
         state = hooks.determinize(game, view, seat, rng)
         node, path = root, [root]
@@ -131,7 +144,10 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             mover = game.to_move(state)
             if mover is None:
                 break
-            turns = _remembered(known, game, state, limit)
+            if node is root and root_turns is not None:
+                turns = root_turns
+            else:
+                turns = _remembered(known, game, state, limit if node is root else below)
             if not turns:
                 break
             if hooks.order_turns is None:
