@@ -17,6 +17,13 @@ each row, new seeds, until ``--games`` are done.  ``--seconds`` bounds a
 run (the games still being played then are dropped; the finished ones are
 kept), ``--jobs`` plays games in parallel processes.
 
+Each row also keeps the ``bots`` tag of the games in it: the game's bot
+version (``Hooks.version``, raised whenever a change makes the game's bot
+play differently) and the benchmark's options for the game (Martian
+Greenhouse's deal).  A row whose tag is not the current one holds games of
+older bots: a run moves it to ``stale`` (kept, not counted) and plays the
+row again from game 0; the table counts only rows of the current tag.
+
     .venv/bin/python benchmarks/bots_strength.py --only ataxx --only attactics --seconds 3600
     .venv/bin/python benchmarks/bots_strength.py --top easy --games 20 --jobs 2
     .venv/bin/python benchmarks/bots_strength.py --table          # the table, from the stored results
@@ -47,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
+from engine.bots.hooks import hooks_for  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
 from engine.bots.match import interval, play_game  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
@@ -108,6 +116,27 @@ def row_key(name: str, level: str, opponent: str) -> str:
     return f"{name}/{level}/{opponent}"
 
 
+def bots_tag(name: str) -> str:
+    """The tag of a game's rows: its bot's version and the options it is
+    played with here."""
+    options = OPTIONS.get(name)
+    tag = f"v{hooks_for(registry.get(name).rules).version}"
+    return tag + (" " + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else "")
+
+
+def current(results: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The stored row ``key`` when its games are of the current bots."""
+    row = results["rows"].get(key)
+    return row if row is not None and row.get("bots") == bots_tag(key.split("/")[0]) else None
+
+
+def retire(results: dict[str, Any]) -> None:
+    """Move the rows of older bots (another tag) to ``stale``."""
+    for key in [k for k in results["rows"] if current(results, k) is None]:
+        row = results["rows"].pop(key)
+        results.setdefault("stale", {})[f"{key} ({row.get('bots', 'untagged')})"] = row
+
+
 def rows(names: list[str], levels: list[str]) -> list[tuple[str, str, str]]:
     """(game, level, opponent) of the table, in its order."""
     found = []
@@ -158,7 +187,7 @@ def save(results: dict[str, Any]) -> None:
 
 def add(results: dict[str, Any], key: str, index: int, points: float, cpu: float) -> None:
     row = results["rows"].setdefault(key, {"games": 0, "score": 0.0, "wins": 0, "draws": 0, "losses": 0,
-                                           "cpu": 0.0, "done": []})
+                                           "cpu": 0.0, "done": [], "bots": bots_tag(key.split("/")[0])})
     if index in row["done"]:
         return
     row["games"] += 1
@@ -185,6 +214,7 @@ def tasks(results: dict[str, Any], wanted: list[tuple[str, str, str]], games: in
 
 def run(wanted: list[tuple[str, str, str]], games: int, jobs: int, seconds: float | None) -> None:
     results = load()
+    retire(results)
     todo = list(tasks(results, wanted, games))
     if not todo:
         print("every row has its games")
@@ -221,11 +251,11 @@ def verdict(score: float, games: int, target: float) -> str:
 
 
 def table(names: list[str], levels: list[str]) -> str:
-    results = load()["rows"]
+    results = load()
     lines = ["| game | level | opponent | score | 95% interval | games | target | verdict |",
              "|---|---|---|---|---|---|---|---|"]
     for name, level, opponent in rows(names, levels):
-        row = results.get(row_key(name, level, opponent))
+        row = current(results, row_key(name, level, opponent))
         target = (TARGETS["random"] if opponent == "random" else None if opponent == GREEDY
                   else TARGETS["below"])
         aim = "-" if target is None else f"{100 * target:.0f}%"

@@ -19,6 +19,8 @@ TWO_PLAYER = [name for name in registry.names() if registry.get(name).rules.max_
 
 @pytest.mark.parametrize("name", TWO_PLAYER)
 def test_bots_play_legal_turns_to_the_end(name):
+    # a beginner (seat 0) against random play: two bots that both keep their pyramids alive play an
+    # Alheimur game of a hundred turns and more, minutes of a test
     game = registry.get(name).rules
     seed = "0" * 63 + "7"  # chance settled as the server settles it (a draw before each turn, say)
     start = game.seeded_state(2, game.normalize_options({}), seed) if game.uses_chance else game.initial_state(2)
@@ -26,7 +28,8 @@ def test_bots_play_legal_turns_to_the_end(name):
     plies = 0
     while not game.is_over(state) and plies < 300:
         seat = game.to_move(state)
-        turn = choose(game, game.view(state, seat), seat, "beginner", seed=plies, timed=False).turn
+        level = "beginner" if seat == 0 else "random"
+        turn = choose(game, game.view(state, seat), seat, level, seed=plies, timed=False).turn
         assert game.is_legal(state, turn)
         state, _ = settle_from_seed(game, game.apply(state, turn), seed, plies + 1)
         plies += 1
@@ -148,3 +151,19 @@ def test_a_bot_resigns_only_a_proven_loss():
     behind = kind.notation.parse_position("ooooooo/ooooooo/ooooooo/7/7/7/x6 x 0 1")
     choice = choose(game, behind, 0, "beginner", seed=1, timed=False)
     assert not choice.resign
+
+
+@pytest.mark.parametrize("position", [
+    "....2/...../...../M..../1MMM. 1 0,0 2,2",  # two players: alpha-beta
+    "....2/...../3..../M..../1MMM. 1 0,0,0 1,1,1",  # three: the tree search, turns tried best first
+])
+def test_logger_bot_chops_the_longest_row_it_can(position):
+    # the logger on a1 can chop b1-d1 (3 points) or a2 (1), or plant or protest; a bot with
+    # the defaults' 40 random playouts chopped all three in only 2 or 4 seeds of 8
+    kind = registry.get("logger")
+    game = kind.rules
+    state = kind.notation.parse_position(position)
+    gains = {turn: game.apply(state, turn).scores[0] for turn in game.legal_turns(state)}
+    assert max(gains.values()) == 3 and sum(g == 3 for g in gains.values()) < len(gains) / 2
+    for seed in range(4):
+        assert gains[choose(game, state, 0, "beginner", seed=seed, timed=False).turn] == 3

@@ -14,6 +14,11 @@ defaults here, which use only the engine interface.
   listing them all, for the playouts of a game whose list is long to read
   (Taiga: a place, then the pieces at it); None (the hook, or its answer)
   lists them and asks ``playout_turn``.
+- ``order_turns(game, state, turns, rng)``: the turns of a position, most
+  promising first; with it the search tries a node's turns in that order
+  and widens to the next only as the node's visits grow (``widening``:
+  a node of ``n`` visits has at most ``1 + widening * sqrt(n)`` children),
+  instead of trying every turn once in random order first.
 - ``choose(game, view, seat, level, rng)``: a whole decision of its own (a
   solver, an alpha-beta search), or None to fall back to the search.
 
@@ -63,9 +68,16 @@ class Hooks:
     evaluate: Callable[[Game, Any], tuple[float, ...]] = payoff.guess
     playout_turn: Callable[[Game, Any, list[Any], random.Random], Any] = _random_turn
     random_turn: Callable[[Game, Any, random.Random], Any] | None = None
+    order_turns: Callable[[Game, Any, list[Any], random.Random], list[Any]] | None = None
+    widening: float = 2.0  # with order_turns: children of a node of n visits, 1 + widening * sqrt(n)
     playout_plies: int = 16  # random turns before a playout is cut off and evaluated
     exploration: float = 1.0  # UCT's constant (payoffs are 0 to 1)
     choose: Callable[..., Any] | None = None
+    #: the version of the game's bot: raise it when a change to the hooks
+    #: (or to the search, for the games it changes) changes how the bot
+    #: plays; the strength table (benchmarks/bots_strength.py) counts only
+    #: the games of the current version
+    version: int = 1
 
 
 DEFAULT = Hooks()

@@ -30,6 +30,7 @@ class Node:
     visits: int = 0
     totals: list[float] = field(default_factory=list)  # per player
     children: dict[Hashable, "Node"] = field(default_factory=dict)
+    order: list[Any] | None = None  # the turns in the game's order_turns, when it has one
 
     def mean(self, player: int) -> float:
         return self.totals[player] / self.visits if self.visits else 0.0
@@ -107,12 +108,24 @@ def _remembered(known: dict[Any, list[Any]], game: Game, state: Any, limit: int 
     return found
 
 
+#: with a game's ``order_turns``, a position below the root is read up to
+#: this many turns: it only ever widens to a few dozen of them, and
+#: reading (and ordering) thousands at each new node of a lazily listed
+#: game (Alheimur) took seconds
+ORDERED_BELOW_ROOT = 200
+
+
 def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
-           max_ms: int | None = None) -> SearchResult:
+           max_ms: int | None = None, root_turns: list[Any] | None = None) -> SearchResult:
     """Search from ``view`` (what ``seat`` sees, its turn to move) for
     ``playouts`` iterations (fewer if ``max_ms`` of CPU run out first: the
     search stops when one more iteration, as long as the longest so far,
-    would overrun it; an Alheimur playout can take a fifth of a second)."""
+    would overrun it; an Alheimur playout can take a fifth of a second).
+    ``root_turns``: the view's turns (``turns_of`` with ``turn_limit``),
+    when the caller has read them already: the root's turns in every
+    determinization (the bot chooses among the turns its view allows;
+    read again for each determinization, an Alheimur position of play took
+    a third of a second an iteration before any playout)."""
     players = game.players(view)
     root = Node(totals=[0.0] * players)
     start = last = time.process_time()
@@ -120,6 +133,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     done = 0
     known: dict[Any, list[Any]] = {}
     limit = turn_limit(playouts)
+    below = limit if hooks.order_turns is None else min(limit, ORDERED_BELOW_ROOT)
     for done in range(1, playouts + 1):
         state = hooks.determinize(game, view, seat, rng)
         node, path = root, [root]
@@ -130,17 +144,26 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             mover = game.to_move(state)
             if mover is None:
                 break
-            turns = _remembered(known, game, state, limit)
+            if node is root and root_turns is not None:
+                turns = root_turns
+            else:
+                turns = _remembered(known, game, state, limit if node is root else below)
             if not turns:
                 break
-            untried = [t for t in turns if t not in node.children]
-            if untried:
-                turn = rng.choice(untried)
+            if hooks.order_turns is None:
+                untried = [t for t in turns if t not in node.children]
+                expand = rng.choice(untried) if untried else None
+                candidates = turns
+            else:  # the most promising untried turn, while the node may widen
+                expand, candidates = _widen(game, state, node, turns, rng, hooks)
+                untried = [expand] if expand is not None else []
+            if expand is not None:
+                turn = expand
                 child = Node(totals=[0.0] * players)
                 node.children[turn] = child
             else:
                 log_n = math.log(node.visits + 1)
-                turn = max(turns, key=lambda t: node.children[t].mean(mover)
+                turn = max(candidates, key=lambda t: node.children[t].mean(mover)
                            + hooks.exploration * math.sqrt(log_n / (node.children[t].visits + 1e-9)))
                 child = node.children[turn]
             try:
@@ -170,6 +193,26 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     best, node = ranked[0]
     return SearchResult(best, node.mean(seat), node.visits, done,
                         tuple((t, n.visits, n.mean(seat)) for t, n in ranked))
+
+
+def _widen(game: Game, state: Any, node: Node, turns: list[Any], rng: random.Random,
+           hooks: Hooks) -> tuple[Any, list[Any]]:
+    """Progressive widening by the game's ``order_turns``: the turn to add
+    to ``node`` (the first of its order not yet a child, while the node has
+    fewer than ``1 + widening * sqrt(visits)`` children), else None; and
+    the children legal here to choose among."""
+    if node.order is None:
+        node.order = hooks.order_turns(game, state, turns, rng)
+    legal = set(turns)  # a determinization may have turns another has not
+    here = [t for t in node.children if t in legal]
+    if not here or len(node.children) < 1 + hooks.widening * math.sqrt(node.visits):
+        for turn in node.order:
+            if turn not in node.children and turn in legal:
+                return turn, here
+        for turn in turns:  # a turn this determinization has that the order has not
+            if turn not in node.children:
+                return turn, here
+    return None, here
 
 
 def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int) -> tuple[float, ...]:

@@ -72,7 +72,7 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
     winning = _winning_turn(game, view, seat, turns)
     if winning is not None:
         return Choice(winning, 1.0, why="wins at once")
-    found = mcts.search(game, view, seat, level.playouts, rng, hooks, level.max_ms if timed else None)
+    found = mcts.search(game, view, seat, level.playouts, rng, hooks, level.max_ms if timed else None, turns)
     resign = found.value < HOPELESS and _proven_lost(game, view, seat, turns)
     return Choice(found.turn, found.value, resign, found.playouts, "search")
 

@@ -94,6 +94,11 @@ class LoggerGame(Game[LoggerState, Turn]):
             return []
         return standings([(state.scores[p], state.supplies[p]) for p in range(state.players)])
 
+    def bot_hooks(self) -> Any:
+        from engine.logger.bot import HOOKS  # the bots' help for this game, imported when a bot plays
+
+        return HOOKS
+
     def destinations(self, state: LoggerState, start: int) -> list[int]:
         """Squares the logger on ``start`` can reach in 1 or 2 free steps."""
         board = state.board

@@ -1,0 +1,52 @@
+"""The bots' strength table (benchmarks/bots_strength.py) counts only the
+games of the current bots: a row played by an older version of a game's
+bot (or on another deal) is set aside, not added to."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bots_strength.py"
+
+
+@pytest.fixture
+def strength(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("bots_strength", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "RESULTS", tmp_path / "results.json")
+    return module
+
+
+def test_rows_of_older_bots_are_not_counted_and_are_played_again(strength):
+    row = {"games": 20, "score": 12.0, "wins": 12, "draws": 0, "losses": 8, "cpu": 1.0, "done": list(range(20))}
+    tag = strength.bots_tag("ataxx")
+    strength.RESULTS.write_text(json.dumps({"rows": {
+        "ataxx/easy/beginner": dict(row, bots="v0"),  # an older Ataxx bot
+        "ataxx/easy/random": dict(row, score=20.0, wins=20, losses=0, bots=tag),
+    }}))
+    table = strength.table(["ataxx"], ["beginner", "easy"])
+    assert "| ataxx | easy | beginner | not measured | | 0 |" in table
+    assert "| ataxx | easy | random | 100% | 84-100% | 20 |" in table
+
+    results = strength.load()
+    strength.retire(results)
+    assert list(results["rows"]) == ["ataxx/easy/random"]
+    assert results["stale"]["ataxx/easy/beginner (v0)"]["games"] == 20
+    todo = list(strength.tasks(results, [("ataxx", "easy", "beginner"), ("ataxx", "easy", "random")], 21))
+    assert todo[0] == ("ataxx", "easy", "beginner", 0) and len(todo) == 22
+    strength.add(results, "ataxx/easy/beginner", 0, 1.0, 0.5)
+    assert results["rows"]["ataxx/easy/beginner"]["bots"] == tag and results["rows"]["ataxx/easy/beginner"]["games"] == 1
+
+
+def test_a_tag_names_the_bots_version_and_the_deal(strength):
+    from engine.bots.hooks import hooks_for
+    from notation import registry
+
+    for name in strength.GAMES:
+        assert strength.bots_tag(name).split()[0] == f"v{hooks_for(registry.get(name).rules).version}"
+    assert "stashes=" in strength.bots_tag("greenhouse")
