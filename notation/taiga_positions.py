@@ -74,21 +74,11 @@ def read_position(text: str) -> TaigaState:
         turn = canonical_turn(code, int(m[4] or 0))
         if index == 0 and (code, x, y, turn) != (START, 0, 0, 0):
             raise _bad(_("the map starts with the start tile at 0,0 (ST@0,0)"))
+        if index and ((x, y) in seen or not any((x + dx, y + dy) in seen for dx, dy in STEP)):
+            raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
         tile = turned(code, turn)
-        if index:
-            if (x, y) in seen:
-                raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
-            # next to the map, and every side matching its neighbour's (``maps.mismatch``, inlined:
-            # it is asked for every tile of every position read)
-            edges, beside = tile.edges, False
-            for d, (dx, dy) in enumerate(STEP):
-                other = seen.get((x + dx, y + dy))
-                if other is not None:
-                    beside = True
-                    if other.edges[(d + 2) % 4] != edges[d]:
-                        raise _bad(_("{text} does not fit the tiles next to it", text=quote(item)))
-            if not beside:
-                raise _bad(_("{text} is laid on another tile or away from the map", text=quote(item)))
+        if index and maps.mismatch(seen, x, y, tile) is not None:
+            raise _bad(_("{text} does not fit the tiles next to it", text=quote(item)))
         seen[(x, y)] = tile
         placed.append(Placed(x, y, code, turn))
     board = maps.analyse(tuple(placed))

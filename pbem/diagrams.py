@@ -189,7 +189,7 @@ def render_svg(diagram: Diagram) -> str:
 
 
 # -- PNG ---------------------------------------------------------------------
-WHITE = (255, 255, 255)
+WHITE = sprites.WHITE
 
 
 def _rgb(css: str) -> tuple[int, int, int]:

@@ -160,6 +160,15 @@ def _ataxx_boards() -> list[Diagram]:
     return boards
 
 
+def _in_four_threads(work) -> None:
+    """``work(offset)`` in four threads at once (offsets 0 to 3), waited for."""
+    threads = [threading.Thread(target=work, args=(offset,)) for offset in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def test_threads_drawing_at_once_get_the_same_pictures():
     diagram_sprites.clear()
     boards = _ataxx_boards()
@@ -173,11 +182,7 @@ def test_threads_drawing_at_once_get_the_same_pictures():
                 if diagrams.png_image(diagram).tobytes() != pixels:
                     failures.append(diagram)
 
-    threads = [threading.Thread(target=draw) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _in_four_threads(lambda _offset: draw())
     assert failures == []
 
 
@@ -220,11 +225,7 @@ def test_threads_mailing_boards_at_once_each_draw_on_their_own_canvas():
             if _decoded(diagrams.render_png(boards[index])) != expected[index]:
                 failures.append(index)
 
-    threads = [threading.Thread(target=draw, args=(offset,)) for offset in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _in_four_threads(draw)
     assert failures == []
 
 
