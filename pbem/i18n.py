@@ -158,6 +158,15 @@ def for_language(code: str | None) -> Iterator[None]:
         return
     token = _forced.set(code)
     try:
+        reading = _request_reads(code)
+        if reading is not None:  # the request reads in this language already: no locale to force
+            with games_i18n.language(code):
+                found = _catalogue.set(reading)
+                try:
+                    yield
+                finally:
+                    _catalogue.reset(found)
+            return
         with force_locale(_LOCALES[code]), games_i18n.language(code):
             found = _catalogue.set(get_domain().get_translations() if has_app_context() else None)
             try:
@@ -166,6 +175,21 @@ def for_language(code: str | None) -> Iterator[None]:
                 _catalogue.reset(found)
     finally:
         _forced.reset(token)
+
+
+def _request_reads(code: str) -> Any:
+    """The request's catalogue when its language, already found
+    (``_of_request``), is ``code``; else None.  A block of the request's
+    own language then forces nothing (Flask-Babel's ``force_locale`` costs
+    as much as writing a short mail).  The request's language is looked
+    for here only when its reader is known (``read_in_language_of``): else
+    finding it could read the database (the session's player)."""
+    if not has_request_context():
+        return None
+    found = g.get(_LANGUAGE_OF_REQUEST)
+    if found is None and g.get(READER_OF_REQUEST) is not None:
+        found = _of_request()
+    return found[1] if found is not None and found[0] == code else None
 
 
 def for_player(player: Any) -> Any:

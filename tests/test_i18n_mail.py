@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.db import get_session
 from pbem.mailrobot import jobs
+from pbem.services import accounts
 from test_email_commands import client_reply, plain_text, robot  # noqa: F401 - fixtures
 from test_i18n_pages import untranslated
 
@@ -120,3 +122,45 @@ def test_a_sign_in_link_mail_follows_the_page_that_asked_for_it(app, client):
     with app.app_context():
         mail = get_session().exec(select(OutboxMessage).where(OutboxMessage.to_addr == "carol@example.org")).one()
     assert mail.subject == "Votre lien de connexion à pbem" and "Connectez-vous à pbem" in mail.body
+
+
+def test_a_turn_over_the_api_mails_the_other_player_in_their_own_language_whatever_the_caller_reads(french_alice):
+    """alice reads French (her setting), bob has no setting: his requests
+    read as his browser asks.  Each turn's mail to the other player is in
+    that player's language, whether the caller's request reads the same
+    language (bob asking in French) or another; the answer to the call is
+    in the caller's."""
+    from notation import registry
+    from pbem.models import Game
+    from pbem.services.accounts import create_api_token
+
+    robot, game_id, _ = french_alice
+    client = robot.app.test_client()
+    with robot.app.app_context():
+        session = get_session()
+        players = {who: accounts.player_for_email(session, f"{who}@example.org") for who in ("alice", "bob")}
+        tokens = {who: create_api_token(session, player, "tests")[0] for who, player in players.items()}
+    notation = registry.get("logger").notation
+    checked = set()
+    for browser in ["fr", "en", "en", "en", "fr", "fr"]:  # bob plays the 1st, 3rd and 5th turns
+        with robot.app.app_context():
+            game = get_session().get(Game, game_id)
+            state = notation.parse_position(game.position, game.options or {})
+            mover = "bob" if state.to_move == 0 else "alice"
+            text, ply = notation.legal_texts(state)[0], game.ply
+        other = "alice" if mover == "bob" else "bob"
+        answer = client.post(f"/api/v1/games/{game_id}/turns", json={"turn": text, "ply": ply},
+                             headers={"Authorization": f"Bearer {tokens[mover]}", "Accept-Language": browser})
+        assert answer.status_code == 201, answer.get_json()
+        reads = "fr" if mover == "alice" else browser
+        assert ("Joueur" in answer.get_json()["diagram"]) == (reads == "fr"), answer.get_json()["diagram"]
+        jobs.drain_outbox(robot.app)
+        mail = robot.to(f"{other}@example.org", robot.new_mail())
+        assert len(mail) == 1
+        text_of = str(mail[0]["Subject"]) + "\n" + plain_text(mail[0])
+        if other == "alice":
+            assert english_left(text_of) == [] and "Partie" in text_of, text_of
+        else:
+            assert "Partie" not in text_of and "It is your turn" in text_of, text_of
+        checked.add((reads, "fr" if other == "alice" else "en"))
+    assert {("fr", "fr"), ("en", "fr"), ("fr", "en")} <= checked  # the same language and another, both ways

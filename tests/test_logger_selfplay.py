@@ -187,3 +187,27 @@ def test_legal_turns_reach_exactly_what_the_rules_allow():
     for state in sample_positions(400, 7):
         ours = {NOTATION.format_position(RULES.apply(state, t)) for t in RULES.legal_turns(state)}
         assert ours == reference_results(state), NOTATION.format_position(state)
+
+
+def test_a_turn_read_then_played_gives_the_position_a_fresh_reading_gives():
+    """Reading a turn remembers the position it leads to, so that playing
+    it next is not worked out again: whatever was read before, playing a
+    turn gives what the rules work out from nothing."""
+    from engine.logger.rules import LoggerGame
+
+    rng = random.Random(7)
+    for _ in range(40):
+        state = RULES.initial_state(rng.choice((2, 3, 4)))
+        while RULES.to_move(state) is not None:
+            texts = NOTATION.legal_texts(state)
+            read = [NOTATION.parse_turn(state, text) for text in rng.sample(texts, min(3, len(texts)))]
+            turn = rng.choice(read)  # not always the last one read
+            after = RULES.apply(state, turn)
+            assert after == LoggerGame().apply(state, turn)
+            other = RULES.initial_state(state.players)  # another position, the same turn
+            try:
+                assert RULES.apply(other, turn) == LoggerGame().apply(other, turn)
+            except Exception as error:
+                with pytest.raises(type(error)):
+                    LoggerGame().apply(other, turn)
+            state = after

@@ -150,7 +150,16 @@ class LoggerGame(Game[LoggerState, Turn]):
         result.extend(Chop(n) for n in NEIGHBOURS[logger] if board[n] == MATURE)
         return result or [None]
 
+    #: the last turn ``canonical`` put in its form: (position, canonical turn,
+    #: position after it), so that applying that turn next (as a turn
+    #: submitted is: read, then played) is not worked out twice.  One tuple,
+    #: replaced whole: a thread reading it sees one consistent triple.
+    _canonical_applied: tuple[LoggerState, Turn, LoggerState] | None = None
+
     def apply(self, state: LoggerState, turn: Turn) -> LoggerState:
+        last = self._canonical_applied
+        if last is not None and last[0] is state and last[1] == turn:
+            return last[2]
         if state.to_move is None:
             raise GameOverError(_('the game is over; no more turns can be played'))
         if isinstance(turn, SetupTurn):
@@ -339,8 +348,9 @@ class LoggerGame(Game[LoggerState, Turn]):
         """The turn in the form ``legal_turns`` lists it: the same movement
         and action, with the shortest spawn list giving the same growth.
         Raises like ``apply`` when the turn is not legal."""
-        self.apply(state, turn)
+        after = self.apply(state, turn)
         if isinstance(turn, SetupTurn):
+            self._canonical_applied = (state, turn, after)
             return turn
         start = state.logger_square(state.to_move)
         square = self._logger_after_move(state, turn)
@@ -352,4 +362,6 @@ class LoggerGame(Game[LoggerState, Turn]):
         action = turn.action
         if isinstance(action, Protest):
             action = Protest(tuple(sorted(action.squares, key=order)))
-        return LoggerTurn(None if square == start else square, growth.outcomes(base, spawners)[spawned], action)
+        found = LoggerTurn(None if square == start else square, growth.outcomes(base, spawners)[spawned], action)
+        self._canonical_applied = (state, found, after)
+        return found

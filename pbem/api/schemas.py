@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from pbem.services.turns import MAX_TURN
+
 
 class TurnIn(Schema):
-    turn = fields.String(required=True, validate=validate.Length(min=1, max=500),
+    turn = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TURN),
                          metadata={"description": "the turn in the game's notation", "example": "b1-b3 G P:b4"})
     ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                          metadata={"description": "the number of turns played when you looked (the game's ply)"})
