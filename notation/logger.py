@@ -185,14 +185,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
 
     # -- diagrams --------------------------------------------------------
     def diagram(self, state: LoggerState) -> Diagram:
-        cells = {}
-        stages = {"s": ("seedling", 1), "S": ("sapling", 2), "M": ("mature", 3), "P": ("mature", 3)}
-        for square, char in enumerate(state.board):
-            where = (square % 5, square // 5)
-            if char in stages:
-                cells[where] = Piece("tree", char, None, stages[char][1], marked=char == "P")
-            elif char.isdigit():
-                cells[where] = Piece("logger", char, int(char) - 1, 2)
+        cells = {_WHERE[square]: _PIECES[char] for square, char in enumerate(state.board) if char in _PIECES}
         # the words are read now, in the language of the moment (the pictures are cached by language)
         caption = []
         if state.to_move is None:
@@ -206,6 +199,14 @@ class LoggerNotation(Notation[LoggerState, Any]):
             caption.append(str(_(_SCORE_LINES[points != 1, supply != 1], n=p + 1, points=points, supply=supply)))
         legend = (N_("s seedling  S sapling  M mature tree  P protested tree  1-4 loggers"),)  # shown translated
         return Diagram(5, 5, cells, tuple(caption), legend)
+
+
+#: the piece drawn for each letter of a board (trees by stage, protested marked; loggers by player)
+_PIECES = {**{char: Piece("tree", char, None, size, marked=char == "P")
+              for char, size in (("s", 1), ("S", 2), ("M", 3), ("P", 3))},
+           **{str(n): Piece("logger", str(n), n - 1, 2) for n in range(1, 10)}}
+#: (file, rank) of each square of the board string
+_WHERE = tuple((square % 5, square // 5) for square in range(25))
 
 
 #: the board's caption lines (drawn in the language of the moment; an English text board is
