@@ -42,6 +42,10 @@ def all_names() -> list[str]:
 
 def get(name: str) -> GameKind:
     """The game called ``name`` (case-insensitive); ``OptionError`` if none."""
+    if type(name) is str and name in _GAMES:  # a game's own name, as stored (a turn asks some twenty times)
+        found = _loaded.get(name)
+        if found is not None:
+            return found
     key = str(name).strip().lower()
     if key not in _GAMES:
         raise OptionError(f"unknown game {quote(name)}; the games are: {', '.join(names())}")
