@@ -29,7 +29,7 @@ from sqlmodel import Session
 
 from engine import chance
 
-from pbem import late_begin
+from pbem import bulk, late_begin
 from pbem.db import insert_rows, rows_by_table
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
 
@@ -270,6 +270,10 @@ def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lo
         wanted = {game_id: wanted[game_id] for game_id in held}
         if not wanted:
             return set()
+    if bulk.on_postgresql(session.connection()):  # the claims as arrays: one short statement, planned once
+        claims = bulk.arrays([(game_id, ply, check, after) for game_id, (ply, check, after) in wanted.items()],
+                             "claims")
+        return set(session.execute(_claims_from_arrays(), claims).scalars().all())
     column = Game.__table__.c.next_check_at
     as_read = tuple_(Game.id, Game.ply, Game.next_check_at).in_(
         [(game_id, ply, check) for game_id, (ply, check, _) in wanted.items()])
@@ -279,6 +283,18 @@ def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lo
         .values(next_check_at=new).returning(Game.id).execution_options(synchronize_session=False)
     ).scalars().all()
     return set(changed)
+
+
+@functools.cache
+def _claims_from_arrays():
+    """``claim_many``'s UPDATE on PostgreSQL, built once: the claims joined
+    as a table of arrays (``pbem.bulk``), each game changed only if still
+    active with the ply and ``next_check_at`` read."""
+    c = Game.__table__.c
+    claims = bulk.rows_table([c.id, c.ply, c.next_check_at, c.next_check_at], "claims")
+    return (update(Game.__table__)
+            .where(c.id == claims.c.c0, c.ply == claims.c.c1, c.next_check_at == claims.c.c2, c.status == ACTIVE)
+            .values(next_check_at=claims.c.c3).returning(c.id))
 
 
 def _typed(column: Any, value: Any) -> Any:

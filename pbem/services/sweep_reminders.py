@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, insert
+from sqlalchemy import Connection, Engine
 from sqlmodel import Session, select
 
+from pbem import bulk
 from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, utcnow
 from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
 from pbem.play import kind_of, state_of, title_of
@@ -115,10 +116,8 @@ def remind_many(bind: Engine | Connection, game_ids: list[int], now: datetime) -
             done = [p for p in plans if p.game_id in claimed]
             reminders = [row for p in done for row in p.reminders]
             mails = [p.mail for p in done if p.mail is not None]
-            if reminders:
-                session.execute(insert(ReminderSent), reminders)
-            if mails:
-                session.execute(insert(OutboxMessage), mails)
+            bulk.insert_many(session.connection(), ReminderSent.__table__, reminders)
+            bulk.insert_many(session.connection(), OutboxMessage.__table__, mails)
             session.commit()
         except Exception:  # noqa: BLE001 - nothing of the chunk was written; one game at a time instead
             log.warning("deadline sweep: a chunk of %d reminders failed; one game at a time instead",
