@@ -124,22 +124,29 @@ def test_a_sign_in_link_mail_follows_the_page_that_asked_for_it(app, client):
     assert mail.subject == "Votre lien de connexion à pbem" and "Connectez-vous à pbem" in mail.body
 
 
-def test_a_turn_over_the_api_mails_the_other_player_in_their_own_language_whatever_the_caller_reads(french_alice):
+@pytest.mark.parametrize("door", ["api", "web"])
+def test_a_turn_mails_the_other_player_in_their_own_language_whatever_the_player_reads(french_alice, door):
     """alice reads French (her setting), bob has no setting: his requests
     read as his browser asks.  Each turn's mail to the other player is in
-    that player's language, whether the caller's request reads the same
-    language (bob asking in French) or another; the answer to the call is
-    in the caller's."""
+    that player's language, whether the player's request reads the same
+    language (bob asking in French) or another, over the API and by the
+    web form; the API's answer is in the caller's."""
+    import re
+
     from notation import registry
     from pbem.models import Game
+    from pbem.services import web_sessions
     from pbem.services.accounts import create_api_token
 
     robot, game_id, _ = french_alice
-    client = robot.app.test_client()
+    clients = {who: robot.app.test_client() for who in ("alice", "bob")}
     with robot.app.app_context():
         session = get_session()
         players = {who: accounts.player_for_email(session, f"{who}@example.org") for who in ("alice", "bob")}
         tokens = {who: create_api_token(session, player, "tests")[0] for who, player in players.items()}
+        for who, player in players.items():
+            with clients[who].session_transaction() as cookie:
+                cookie[web_sessions.COOKIE_KEY] = web_sessions.start(session, player)
     notation = registry.get("logger").notation
     checked = set()
     for browser in ["fr", "en", "en", "en", "fr", "fr"]:  # bob plays the 1st, 3rd and 5th turns
@@ -148,12 +155,19 @@ def test_a_turn_over_the_api_mails_the_other_player_in_their_own_language_whatev
             state = notation.parse_position(game.position, game.options or {})
             mover = "bob" if state.to_move == 0 else "alice"
             text, ply = notation.legal_texts(state)[0], game.ply
-        other = "alice" if mover == "bob" else "bob"
-        answer = client.post(f"/api/v1/games/{game_id}/turns", json={"turn": text, "ply": ply},
-                             headers={"Authorization": f"Bearer {tokens[mover]}", "Accept-Language": browser})
-        assert answer.status_code == 201, answer.get_json()
+        other, client = "alice" if mover == "bob" else "bob", clients[mover]
         reads = "fr" if mover == "alice" else browser
-        assert ("Joueur" in answer.get_json()["diagram"]) == (reads == "fr"), answer.get_json()["diagram"]
+        if door == "api":
+            answer = client.post(f"/api/v1/games/{game_id}/turns", json={"turn": text, "ply": ply},
+                                 headers={"Authorization": f"Bearer {tokens[mover]}", "Accept-Language": browser})
+            assert answer.status_code == 201, answer.get_json()
+            assert ("Joueur" in answer.get_json()["diagram"]) == (reads == "fr"), answer.get_json()["diagram"]
+        else:
+            page = client.get(f"/games/{game_id}", headers={"Accept-Language": browser}).get_data(as_text=True)
+            token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+            answer = client.post(f"/games/{game_id}/turn", headers={"Accept-Language": browser},
+                                 data={"csrf_token": token, "turn": text, "ply": str(ply), "action": "play"})
+            assert answer.status_code == 302, answer.get_data(as_text=True)[:2000]
         jobs.drain_outbox(robot.app)
         mail = robot.to(f"{other}@example.org", robot.new_mail())
         assert len(mail) == 1
