@@ -21,7 +21,6 @@ from sqlalchemy import bindparam, update
 from sqlmodel import Session, select
 
 from pbem.db import get_session
-from pbem.i18n import read_in_language_of
 from pbem.models import Player, utcnow
 from pbem.models_auth import WebSession
 from pbem.play import Seated, load_seated
@@ -106,7 +105,6 @@ def read_with_game(game_id: Any) -> None:
     found = seated_by(get_session(), game_id, cookie_session.get(COOKIE_KEY))
     if found is not None:
         g.player, g.seated = found
-        read_in_language_of(found[0])  # the page reads in the player's language, known now without a query
 
 
 def end(session: Session, secret: object) -> None:
