@@ -5,9 +5,11 @@ level below it, one game at a time, seats alternating (the first level
 scored: 1 a win, 0.5 a draw, 0 a loss); for Ataxx, the strongest level
 also plays a greedy reference player written here from the PyPI ``ataxx``
 package's move generator (it plays the move that leaves it the most pieces
-ahead).  Martian Greenhouse, a solitaire, scores each level's deal against
-the opponent's on the same deal (1 filled where the other failed, 0.5
-both or neither).  The bots play without their time cap (``timed=False``),
+ahead).  Martian Greenhouse, a solitaire, plays each level on the same
+deal (the game's default: four stashes, four orders) and scores them by
+the game's own score (``engine.bots.match.solitaire_points``): 1 every
+order filled where the other failed, or both filled and in fewer
+breedings; 0.5 the same.  The bots play without their time cap (``timed=False``),
 so a game depends only on its seed.
 
 Each finished game is added to ``benchmarks/results/bots_strength.json``
@@ -56,7 +58,7 @@ from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
 from engine.bots.hooks import hooks_for  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
-from engine.bots.match import interval, play_game  # noqa: E402
+from engine.bots.match import interval, play_game, solitaire_points  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
 from notation import registry  # noqa: E402
 
@@ -65,7 +67,11 @@ ORDER = [name for name in LEVELS if name != "random"]
 GREEDY = "greedy"  # the Ataxx reference player
 TARGETS = {"random": 0.95, "below": 0.65}
 GAMES = ("ataxx", "attactics", "logger", "greenhouse", "taiga", "alheimur")
-OPTIONS = {"greenhouse": {"stashes": "rb", "orders": "1"}}  # a small deal: the solitaire's rows stay cheap
+#: the deal each game is played on here (Martian Greenhouse: the default deal, as its puzzles; the
+#: small one, stashes rb and one order, never told levels apart)
+OPTIONS = {"greenhouse": {"stashes": "rbpc", "orders": "4"}}
+#: how a solitaire's levels are compared, in its rows' tag: by the game's score (fewer breedings)
+SOLITAIRE_SCORING = "by=score"
 
 
 # -- the reference player ------------------------------------------------------
@@ -120,8 +126,10 @@ def bots_tag(name: str) -> str:
     """The tag of a game's rows: its bot's version and the options it is
     played with here."""
     options = OPTIONS.get(name)
-    tag = f"v{hooks_for(registry.get(name).rules).version}"
-    return tag + (" " + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else "")
+    game = registry.get(name).rules
+    tag = f"v{hooks_for(game).version}"
+    tag += (" " + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else "")
+    return tag + (f" {SOLITAIRE_SCORING}" if game.max_players == 1 else "")
 
 
 def current(results: dict[str, Any], key: str) -> dict[str, Any] | None:
@@ -161,9 +169,8 @@ def play_one(task: tuple[str, str, str, int]) -> tuple[str, int, float, float]:
         game = registry.get(name).rules
         options = OPTIONS.get(name)
         if game.max_players == 1:
-            got = play_game(game, [level], (seed, index), options).payoffs[0]
-            versus = play_game(game, [opponent], (seed, index), options).payoffs[0]
-            points = 0.5 + 0.5 * (got - versus)
+            points = solitaire_points(game, play_game(game, [level], (seed, index), options),
+                                      play_game(game, [opponent], (seed, index), options))
         else:
             seat = index % 2
             seats = [opponent, opponent]

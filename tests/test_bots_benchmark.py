@@ -50,3 +50,36 @@ def test_a_tag_names_the_bots_version_and_the_deal(strength):
     for name in strength.GAMES:
         assert strength.bots_tag(name).split()[0] == f"v{hooks_for(registry.get(name).rules).version}"
     assert "stashes=" in strength.bots_tag("greenhouse")
+
+
+def test_a_solitaire_level_beats_another_by_the_game_s_own_score():
+    """Martian Greenhouse's levels are compared on the same deal by the
+    game's score: filling every order beats failing, and of two that fill
+    them, fewer breedings win (both filling used to be an even game)."""
+    from dataclasses import replace
+
+    from engine.bots.match import Played, solitaire_points
+    from notation import registry
+
+    game = registry.get("greenhouse").rules
+    state = game.seeded_state(1, game.normalize_options({}), "5e" * 32)
+
+    def played(won: bool, breedings: int) -> Played:
+        return Played((1.0 if won else 0.0,), breedings, replace(state, breedings=breedings))
+
+    assert solitaire_points(game, played(True, 7), played(True, 9)) == 1.0
+    assert solitaire_points(game, played(True, 9), played(True, 7)) == 0.0
+    assert solitaire_points(game, played(True, 8), played(True, 8)) == 0.5
+    assert solitaire_points(game, played(True, 30), played(False, 5)) == 1.0
+    assert solitaire_points(game, played(False, 5), played(False, 9)) == 0.5
+
+
+def test_greenhouse_rows_scored_by_filled_orders_only_are_set_aside(strength):
+    tag = strength.bots_tag("greenhouse")
+    assert tag.endswith("by=score") and "orders=4" in tag
+    row = {"games": 20, "score": 10.0, "wins": 0, "draws": 20, "losses": 0, "cpu": 1.0, "done": list(range(20))}
+    strength.RESULTS.write_text(json.dumps({"rows": {
+        "greenhouse/easy/beginner": dict(row, bots=tag.split()[0] + " orders=1,stashes=rb")}}))
+    results = strength.load()
+    strength.retire(results)
+    assert not results["rows"] and "greenhouse/easy/beginner (v1 orders=1,stashes=rb)" in results["stale"]

@@ -22,6 +22,11 @@ from typing import Any, Callable
 
 from engine.base import Game
 from engine.bots import payoff
+from engine.bots.budget import Budget
+
+#: the share of the turn's CPU cap (from the start of the turn) the search
+#: may use: it stops at the first position past it
+DEADLINE_SHARE = 0.8
 
 
 class _OutOfBudget(Exception):
@@ -121,15 +126,15 @@ def depth_for(playouts: int) -> int:
 def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]]) -> Callable[..., Any]:
     """A ``choose`` bot hook that searches two-player positions with
     ``evaluate`` (looking ``depth_for(level.playouts)`` turns ahead within
-    40 positions a playout of the level, and its time cap), and leaves
+    40 positions a playout of the level, and 80% of the turn's CPU cap), and leaves
     other positions (more players) to the tree search."""
 
-    def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random) -> Any:
+    def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
         from engine.bots.player import Choice
 
         if game.players(view) != 2 or game.chance(view) is not None:
             return None
-        deadline = None if level.max_ms is None else time.process_time() + 0.8 * level.max_ms / 1000
+        deadline = budget.deadline(DEADLINE_SHARE)
         found = search(game, view, evaluate, depth_for(level.playouts), 40 * level.playouts, deadline, rng)
         return Choice(found.turn, min(1.0, max(0.0, found.value)), playouts=found.nodes,
                       why=f"alpha-beta, {found.depth} turns ahead")

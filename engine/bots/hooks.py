@@ -19,8 +19,10 @@ defaults here, which use only the engine interface.
   and widens to the next only as the node's visits grow (``widening``:
   a node of ``n`` visits has at most ``1 + widening * sqrt(n)`` children),
   instead of trying every turn once in random order first.
-- ``choose(game, view, seat, level, rng)``: a whole decision of its own (a
-  solver, an alpha-beta search), or None to fall back to the search.
+- ``choose(game, view, seat, level, rng, budget)``: a whole decision of
+  its own (a solver, an alpha-beta search), or None to fall back to the
+  search; ``budget`` (``engine.bots.budget``) is the turn's CPU cap,
+  counted from the start of the turn.
 
 A game offers its hooks itself (``Game.bot_hooks``, e.g. Ataxx's in
 ``engine/ataxx/bot.py``): the bots never name a game.

@@ -6,8 +6,11 @@ seed (as the server settles it: ``engine.base.settle_from_seed``).
 ``match`` plays ``games`` of them, the levels changing seats each game,
 and scores the first level: 1 a win, 0.5 a draw (or a shared win), 0 a
 loss; ``interval`` gives the 95% confidence interval of that score.
-One-player games score each level's own wins (every order filled, in
-Martian Greenhouse) on the same deals.
+One-player games play each level on the same deal and compare them by
+the game's own score (``solitaire_points``): a level that wins (every
+order filled, in Martian Greenhouse) beats one that does not, and of two
+that win, the one with the lower score (fewer breedings: a solitaire's
+score is golf, as its puzzles' par) wins.
 """
 
 from __future__ import annotations
@@ -61,6 +64,21 @@ def play_game(game: Game, levels: Sequence[Level | str], seed: Any, options: dic
     return Played(final(game, state), ply, state)
 
 
+def solitaire_points(game: Game, mine: Played, theirs: Played) -> float:
+    """A one-player game's points for ``mine`` against ``theirs`` on the
+    same deal: 1 won where the other lost, or both won and ``mine`` with
+    the lower score (``Game.scores``, golf: fewer breedings); 0.5 the same
+    outcome and score; else 0."""
+    got, versus = mine.payoffs[0], theirs.payoffs[0]
+    if got != versus:
+        return 1.0 if got > versus else 0.0
+    if got == 1.0:
+        score, other = game.scores(mine.state), game.scores(theirs.state)
+        if score and other and score[0] != other[0]:
+            return 1.0 if score[0] < other[0] else 0.0
+    return 0.5
+
+
 @dataclass(frozen=True)
 class MatchResult:
     levels: tuple[str, str]
@@ -100,9 +118,8 @@ def match(game: Game, first: str, second: str, games: int, seed: Any = 0, player
     players = max(game.min_players, min(players, game.max_players))
     for index in range(games):
         if players == 1:
-            got = play_game(game, [first], (seed, index), options, timed).payoffs[0]
-            versus = play_game(game, [second], (seed, index), options, timed).payoffs[0]
-            points = 0.5 + 0.5 * (got - versus)
+            points = solitaire_points(game, play_game(game, [first], (seed, index), options, timed),
+                                      play_game(game, [second], (seed, index), options, timed))
         else:
             seat = index % players
             levels = [second] * players

@@ -7,6 +7,10 @@ otherwise the hook's own decision or the tree search's most visited turn.
 It resigns only when the loss is proven: every turn it has lets an
 opponent's reply end the game with the bot beaten (two players, no chance
 between), which the search's estimate must agree with first.
+
+The level's CPU cap counts from the start of ``choose`` (``Budget``):
+reading the position's turns and looking for a win in one come out of it,
+not before it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from engine.base import Game
 from engine.bots import mcts, payoff
+from engine.bots.budget import UNCAPPED, Budget
 from engine.bots.hooks import hooks_for
 from engine.bots.levels import Level, level_named
 from engine.errors import PbemError
@@ -50,15 +55,17 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
            timed: bool = True) -> Choice:
     """The bot's turn for ``seat`` in ``view`` (``game.view(state, seat)``)
     at ``level``; ``seed`` makes it reproducible, and ``timed=False`` drops
-    the level's time cap so that only the playouts decide."""
+    the level's time cap so that only the playouts decide.  The cap is
+    CPU time counted from here: everything the turn does is in it."""
     if not isinstance(level, Level):
         level = level_named(level)
+    budget = Budget.start(level.max_ms) if timed else UNCAPPED
     if game.to_move(view) != seat:
         raise ValueError(f"it is not seat {seat}'s turn")
     rng = _rng(seed)
     hooks = hooks_for(game)
     if hooks.choose is not None and level.playouts:
-        decided = hooks.choose(game, view, seat, level if timed else replace(level, max_ms=None), rng)
+        decided = hooks.choose(game, view, seat, level if timed else replace(level, max_ms=None), rng, budget)
         if decided is not None:
             hopeless = decided.value is not None and decided.value < HOPELESS
             return replace(decided, resign=hopeless and _proven_lost(game, view, seat, mcts.turns_of(game, view)))
@@ -72,7 +79,7 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
     winning = _winning_turn(game, view, seat, turns)
     if winning is not None:
         return Choice(winning, 1.0, why="wins at once")
-    found = mcts.search(game, view, seat, level.playouts, rng, hooks, level.max_ms if timed else None, turns)
+    found = mcts.search(game, view, seat, level.playouts, rng, hooks, budget, turns)
     resign = found.value < HOPELESS and _proven_lost(game, view, seat, turns)
     return Choice(found.turn, found.value, resign, found.playouts, "search")
 
