@@ -65,7 +65,7 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
     rng = _rng(seed)
     hooks = hooks_for(game)
     if hooks.choose is not None and level.playouts:
-        decided = hooks.choose(game, view, seat, level if timed else replace(level, max_ms=None), rng, budget)
+        decided = hooks.choose(game, view, seat, level, rng, budget)  # the cap, timed or not, is the budget
         if decided is not None:
             hopeless = decided.value is not None and decided.value < HOPELESS
             return replace(decided, resign=hopeless and _proven_lost(game, view, seat, mcts.turns_of(game, view)))
