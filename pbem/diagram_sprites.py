@@ -111,21 +111,29 @@ _canvases = threading.local()
 
 def canvas(key: Hashable, draw: Callable[[], Any]) -> Any:
     """The empty board ``key`` (drawn by ``draw()`` the first time) on this
-    thread's canvas: a picture of the board's size kept by the thread and
-    overwritten with the board, so no fresh memory is taken for it.  A
-    board is megabytes; a copy of it takes memory that other pictures freed
-    and changed in size, and writing to that memory again costs more than
-    drawing the whole map (a late Taiga map: 1 ms of a 5 ms picture, when
-    other pictures were drawn in between).  The canvas is the caller's only
-    until the thread's next call: for a picture encoded at once
-    (``pbem.diagrams.render_png``), never one handed out."""
+    thread's canvas, in its top-left corner: a picture kept by the thread,
+    at least as large as the board (it grows to the largest board the
+    thread has drawn), overwritten there with the board, so no fresh memory
+    is taken for it.  A board is megabytes; a copy of it takes memory that
+    other pictures freed and changed in size, and writing to that memory
+    again costs more than drawing the whole map (a late Taiga map: 1 ms of
+    a 5 ms picture, when other pictures were drawn in between, and as much
+    again when the canvas was made anew for each size).  Only the board's
+    box, ``(0, 0) + empty.size``, is the picture: what lies beyond it is
+    left from earlier pictures (``Painter`` is given that size, and
+    ``pbem.png_encode.encode_rgb`` encodes only that box).  The canvas is
+    the caller's only until the thread's next call: for a picture encoded
+    at once (``pbem.diagrams.render_png``), never one handed out."""
     empty = boards.get(key, draw)
     found = getattr(_canvases, "image", None)
-    if found is None or found.size != empty.size or found.mode != empty.mode:
-        found = _canvases.image = empty.copy()
-        return found
+    width, height = empty.size
+    if found is None or found.mode != empty.mode or found.width < width or found.height < height:
+        size = (width, height) if found is None else (max(width, found.width), max(height, found.height))
+        from PIL import Image
+
+        found = _canvases.image = Image.new(empty.mode, size, WHITE)
     found.load()
-    found.im.paste(empty.im, (0, 0) + empty.size)  # the board's pixels over the last picture's
+    found.im.paste(empty.im, (0, 0, width, height))  # the board's pixels over the last picture's
     return found
 
 
@@ -241,14 +249,17 @@ class Painter:
     white, without cropping the picture to look (a Martian Greenhouse
     board: half its time went in looking)."""
 
-    def __init__(self, image: Any, font: Callable[[int], Any], ink: Any = UNKNOWN) -> None:
+    def __init__(self, image: Any, font: Callable[[int], Any], ink: Any = UNKNOWN,
+                 size: tuple[int, int] | None = None) -> None:
         from PIL import ImageDraw
 
         self.image = image
         self.font = font
         self.draw = ImageDraw.Draw(image)  # loads the picture and makes it writable
         self.core = image.im  # pasted on directly: ``Image.paste``'s checks cost more than the copy
-        self.width, self.height = image.size
+        # the picture is the box (0, 0, width, height) of ``image``: all of it
+        # unless ``size`` says less (a thread's canvas, ``canvas``)
+        self.width, self.height = image.size if size is None else size
         self.ink = ink
         self.pasted: list[tuple[int, int, int, int]] = []  # every box pasted since, while ``ink`` is known
         self.bottom = 0  # where the lowest of them ends

@@ -15,7 +15,7 @@ legend naming them.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Hashable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from engine.i18n import current_language
@@ -259,38 +259,46 @@ def _keep_image_memory() -> None:
         Image.core.set_blocks_max(IMAGE_BLOCKS_KEPT)
 
 
-def png_image(diagram: Diagram, cached: bool = True, borrowed: bool = False) -> Any:
+def png_image(diagram: Diagram, cached: bool = True) -> Any:
     """The diagram as a Pillow RGB image.  ``cached`` draws it from the
     cached empty board and sprites (``pbem.diagram_sprites``); without it
-    every shape is drawn directly.  Both give the same pixels.  ``borrowed``
-    (with ``cached``) draws on the thread's reused canvas
-    (``diagram_sprites.canvas``): the image is then the caller's only until
-    the thread draws its next picture."""
+    every shape is drawn directly.  Both give the same pixels."""
     from PIL import ImageDraw
 
-    _keep_image_memory()
-
-    width, height, block, zones_top, caption_top = _layout(diagram)
-    font = _sized_font
     if cached:
-        take = sprites.canvas if borrowed else sprites.board
-        key = (diagram.files, diagram.ranks, width, height)
-        image = take(key, lambda: _draw_board(diagram, width, height))
-        painter = sprites.Painter(image, font, sprites.ink(key, image))
-        for ops, background, (dx, dy), marker in _groups(diagram, width, block, zones_top, caption_top):
-            painter.paint(ops, background, dx, dy, marker)
-    else:
-        image = _draw_board(diagram, width, height)
-        draw = ImageDraw.Draw(image)
-        for ops, _, (dx, dy), _ in _groups(diagram, width, block, zones_top, caption_top):
-            zones.png(draw, ops, dx, dy, font)
+        return _painted(diagram, sprites.board)[0]
+    _keep_image_memory()
+    width, height, block, zones_top, caption_top = _layout(diagram)
+    image = _draw_board(diagram, width, height)
+    draw = ImageDraw.Draw(image)
+    for ops, _, (dx, dy), _ in _groups(diagram, width, block, zones_top, caption_top):
+        zones.png(draw, ops, dx, dy, _sized_font)
     return image
+
+
+def _painted(diagram: Diagram, take: Callable[[Hashable, Callable[[], Any]], Any]) -> tuple[Any, tuple[int, int]]:
+    """The diagram drawn from the cached empty board and sprites on the
+    image ``take(key, draw)`` gives (a copy of the empty board, or the
+    thread's canvas with the board in its top-left corner), and the size
+    of the picture: the box ``(0, 0) + size`` of that image."""
+    _keep_image_memory()
+    width, height, block, zones_top, caption_top = _layout(diagram)
+    key = (diagram.files, diagram.ranks, width, height)
+    draw = lambda: _draw_board(diagram, width, height)  # noqa: E731
+    image = take(key, draw)
+    painter = sprites.Painter(image, _sized_font, sprites.ink(key, sprites.boards.get(key, draw)),
+                              (width, height))
+    for ops, background, (dx, dy), marker in _groups(diagram, width, block, zones_top, caption_top):
+        painter.paint(ops, background, dx, dy, marker)
+    return image, (width, height)
 
 
 def render_png(diagram: Diagram) -> bytes:
     """The diagram as a PNG file (``pbem.png_encode``), drawn on the
-    thread's reused canvas: it is encoded at once and never handed out."""
-    return png_encode.encode_rgb(png_image(diagram, borrowed=True))
+    thread's reused canvas (``diagram_sprites.canvas``): it is encoded at
+    once and never handed out."""
+    image, size = _painted(diagram, sprites.canvas)
+    return png_encode.encode_rgb(image, size=size)
 
 
 def _sized_font(size: int) -> Any:

@@ -43,15 +43,20 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
-def encode_rgb(image: Any, level: int = LEVEL, portable: bool = False) -> bytes:
+def encode_rgb(image: Any, level: int = LEVEL, portable: bool = False,
+               size: tuple[int, int] | None = None) -> bytes:
     """The PNG file of a Pillow image in mode "RGB" (8 bits a channel, no
     filter, not interlaced), deflated by ISA-L when it is installed, unless
-    ``portable`` (then by zlib at ``level``: the same bytes everywhere)."""
+    ``portable`` (then by zlib at ``level``: the same bytes everywhere).
+    With ``size``, the picture is only the box ``(0, 0) + size`` of
+    ``image`` (a thread's canvas, larger than the board drawn on it)."""
     if image.mode != "RGB":
         raise ValueError(f"encode_rgb takes an RGB image, not {image.mode}")
     from PIL import Image
 
-    width, height = image.size
+    width, height = image.size if size is None else size
+    if width > image.width or height > image.height or width < 1 or height < 1:
+        raise ValueError(f"encode_rgb: a box of {width}x{height} does not fit an image of {image.width}x{image.height}")
     stride = 3 * width
     squeeze = _compressor(level, portable)
     # band by band: a whole late map's pixels at once (1.6 MB, twice) were

@@ -213,6 +213,35 @@ def test_pngs_drawn_one_after_another_on_the_reused_canvas_keep_no_trace_of_the_
         assert _decoded(diagrams.render_png(diagram)) == diagrams.png_image(diagram, cached=False).tobytes()
 
 
+def test_maps_larger_and_smaller_than_the_canvas_are_mailed_with_only_their_own_pixels():
+    """The canvas keeps the largest picture its thread drew: a smaller map
+    drawn on it after a larger one (and a wider one after a taller one) is
+    mailed at its own size, with nothing of the larger one in it."""
+    kind = registry.get("taiga")
+    seed = "0" * 63 + "7"
+    state = settle_from_seed(kind.rules, kind.rules.seeded_state(2, {}, seed), seed, 0)[0]
+    maps = []
+    for i in range(30):
+        if i % 6 == 0:
+            maps.append(kind.notation.diagram(state))
+        turns = kind.rules.legal_turns(state)
+        state = settle_from_seed(kind.rules, kind.rules.apply(state, turns[(i * 5) % len(turns)]), seed, i + 1)[0]
+    assert len({diagrams.png_image(m, cached=False).size for m in maps}) >= 3  # maps of several sizes
+    for diagram in [*reversed(maps), *maps, *reversed(maps)]:
+        png = Image.open(io.BytesIO(diagrams.render_png(diagram)))
+        expected = diagrams.png_image(diagram, cached=False)
+        assert png.size == expected.size and png.tobytes() == expected.tobytes()
+
+
+def test_the_png_encoder_encodes_only_the_box_it_is_given():
+    image = diagrams.png_image(ALL_KINDS)
+    corner = (image.width // 2, image.height // 3)
+    decoded = Image.open(io.BytesIO(png_encode.encode_rgb(image, size=corner)))
+    assert decoded.size == corner and decoded.tobytes() == image.crop((0, 0) + corner).tobytes()
+    with pytest.raises(ValueError, match="does not fit"):
+        png_encode.encode_rgb(image, size=(image.width + 1, image.height))
+
+
 def test_threads_mailing_boards_at_once_each_draw_on_their_own_canvas():
     boards = _ataxx_boards()
     boards.append(ALL_KINDS)
