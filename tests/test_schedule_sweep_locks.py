@@ -29,7 +29,7 @@ from pbem.models import Game, Player, Seat, Turn
 from pbem.models_clock import ReminderSent
 from pbem.services import deadlines, turns
 
-GAMES = 1000  # the sweep takes about a chunk of 50 games at a time: many chunks
+GAMES = 1000  # the sweep takes a chunk of 50 or 100 games at a time (sweep.CHUNK, CHUNKS): many chunks
 
 
 def make_due_games(engine, now: datetime, count: int = GAMES) -> tuple[list[int], list[Player]]:

@@ -72,13 +72,23 @@ class Swept:
 
 
 # -- the sweep ---------------------------------------------------------------
-def sweep(engine: Engine, now: datetime | None = None, batch: int = 500, chunk: int = 50) -> Swept:
+#: games a set-based pass takes at once.  SQLite locks the whole database
+#: for a chunk's transaction, so its chunks stay short (a turn waits for at
+#: most one); PostgreSQL locks only the chunk's games, and there each chunk
+#: costs round trips to the server (about a dozen statements), so it takes
+#: twice as many (a sweep of 1,000 reminders: 0.37 s instead of 0.5-0.6 s)
+CHUNK = 50
+CHUNKS = {"postgresql": 100}
+
+
+def sweep(engine: Engine, now: datetime | None = None, batch: int = 500, chunk: int | None = None) -> Swept:
     """Send every reminder due and handle every deadline passed at ``now``.
     Safe to run twice, or in two processes at once.  Needs an app context
     (for links in the mail).
 
     The due games are read ``batch`` at a time without locking anything.
-    Their reminders are handled ``chunk`` games at a time by a set-based
+    Their reminders are handled ``chunk`` games at a time (by default
+    ``CHUNKS`` for the database, else ``CHUNK``) by a set-based
     pass (``pbem.services.sweep_reminders``: a fixed number of statements
     and one short transaction per chunk); timeouts, and any game the pass
     leaves (a chunk that failed, a game without a clock), are then claimed,
@@ -86,14 +96,15 @@ def sweep(engine: Engine, now: datetime | None = None, batch: int = 500, chunk: 
     only while its chunk or itself is handled, so a player's turn never
     waits for the rest of the batch."""
     now = now or utcnow()
+    chunk = max(1, CHUNKS.get(engine.dialect.name, CHUNK) if chunk is None else chunk)
     total = Swept()
     after: tuple[datetime, int] | None = None
     with engine.connect() as connection:  # one connection; a transaction per chunk or game
         while True:
             with connection.begin():
                 due = _due(connection, now, batch, after)
-            for first in range(0, len(due), max(1, chunk)):
-                ids = [game_id for _, game_id in due[first:first + max(1, chunk)]]
+            for first in range(0, len(due), chunk):
+                ids = [game_id for _, game_id in due[first:first + chunk]]
                 done, one_by_one = remind_many(connection, ids, now)
                 for game_id in one_by_one:
                     result = sweep_game(connection, game_id, now)
