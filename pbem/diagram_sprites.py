@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable
 
 from pbem import diagram_zones as zones
@@ -59,12 +59,20 @@ class LRU:
         """The value for ``key``, made by ``make(*args)`` the first time
         (outside the lock: two threads may both make it, and one is kept)."""
         items = self._items
-        with self._lock:
-            value = items.get(key, _MISSING)  # one look-up: a map pastes some 150 sprites
-            if value is not _MISSING:
+        # a hit takes no lock: a look-up and a move to the end are each one
+        # step for the interpreter, and a map pastes some 150 sprites (the
+        # lock cost a tenth of the painting); a key another thread dropped
+        # in between is made again below, as any miss
+        value = items.get(key, _MISSING)
+        if value is not _MISSING:
+            try:
                 items.move_to_end(key)
-                self.hits += 1
+            except KeyError:
+                pass
+            else:
+                self.hits += 1  # counts only: a lost increment under threads changes nothing
                 return value
+        with self._lock:
             self.misses += 1
         value = make(*args)
         with self._lock:
@@ -148,6 +156,14 @@ class Sprite:
     #: the group covers every pixel of ``image`` whatever was under it (it
     #: drew the same pixels on two different backgrounds): pasted anywhere
     opaque: bool = False
+    #: ``image.im`` and ``image.size``, read once (Pillow's ``im`` is a property)
+    core: Any = field(default=None, init=False, repr=False, compare=False)
+    size: tuple[int, int] = field(default=(0, 0), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.image is not None:
+            object.__setattr__(self, "core", self.image.im)
+            object.__setattr__(self, "size", self.image.size)
 
 
 def _freeze(op: zones.Op) -> tuple:
@@ -283,8 +299,8 @@ class Painter:
             return False  # comparing costs more than looking
         return not any(left < r and l < right and top < b and t < bottom for l, t, r, b in self.pasted)
 
-    def _paste(self, image: Any, box: tuple[int, int, int, int]) -> None:
-        self.core.paste(image.im, box)
+    def _paste(self, core: Any, box: tuple[int, int, int, int]) -> None:
+        self.core.paste(core, box)
         if self.ink is not UNKNOWN:
             self.pasted.append(box)
             if box[3] > self.bottom:
@@ -314,22 +330,22 @@ class Painter:
             return
         if sprite is not None:
             left, top = ox + sprite.dx, oy + sprite.dy
-            width, height = sprite.image.size
+            width, height = sprite.size
             box = (left, top, left + width, top + height)
-            image = sprite.image
+            core = sprite.core
             inside = left >= 0 and top >= 0 and box[2] <= self.width and box[3] <= self.height
             if not inside:  # partly off the picture (a caption line wider than the board): its visible part
                 seen = (max(left, 0), max(top, 0), min(box[2], self.width), min(box[3], self.height))
                 if seen[0] < seen[2] and seen[1] < seen[3]:
-                    image = image.crop((seen[0] - left, seen[1] - top, seen[2] - left, seen[3] - top))
+                    core = sprite.image.crop((seen[0] - left, seen[1] - top, seen[2] - left, seen[3] - top)).im
                     box, inside = seen, True
             if inside and (sprite.opaque or (background == WHITE and self._untouched(box))):
-                self._paste(image, box)
+                self._paste(core, box)
                 return
             if inside:
                 found = self.image.crop(box).getcolors(1)  # None: more than one colour
                 if found is not None and found[0][1] == background:
-                    self._paste(image, box)
+                    self._paste(core, box)
                     return
         self.ink = UNKNOWN  # drawn directly, somewhere: from here on, look before pasting
         zones.png(self.draw, ops, dx, dy, self.font)
