@@ -82,4 +82,4 @@ def test_greenhouse_rows_scored_by_filled_orders_only_are_set_aside(strength):
         "greenhouse/easy/beginner": dict(row, bots=tag.split()[0] + " orders=1,stashes=rb")}}))
     results = strength.load()
     strength.retire(results)
-    assert not results["rows"] and "greenhouse/easy/beginner (v1 orders=1,stashes=rb)" in results["stale"]
+    assert not results["rows"] and f"greenhouse/easy/beginner ({tag.split()[0]} orders=1,stashes=rb)" in results["stale"]

@@ -119,3 +119,31 @@ GENE = st.sampled_from(["1R", "2R", "3R", "1B", "2B"])
 def test_can_make_agrees_with_listing_every_child(a, b, child):
     listed = any(child in pair for pair in breeding.children(a, b))
     assert breeding.can_make(a, b, child) == listed
+
+
+def _default_deal(index: int):
+    """Deal ``index`` of the bots' strength rows (the default deal: four
+    stashes, four orders), as ``engine.bots.match`` deals it."""
+    from engine.base import settle_from_seed
+    from engine.bots.match import game_seed
+
+    seed = game_seed(("exp", index), 0)
+    options = RULES.normalize_options({"stashes": "rbpc", "orders": "4"})
+    return settle_from_seed(RULES, RULES.seeded_state(1, options, seed), seed, 0)[0]
+
+
+@pytest.mark.parametrize("index", [6, 9])
+def test_a_plan_of_more_sequences_of_orders_beats_filling_the_quickest_first(index):
+    state = _default_deal(index)
+    greedy = solver.plan(state, 1)
+    assert greedy == solver._greedy(state, 100_000, None)  # one sequence: each time the quickest order
+    three = solver.plan(state, 3)
+    assert len(three) < len(greedy) and plays(state, three).done
+    assert len(solver.plan(state, 20)) <= len(three)  # more sequences never do worse
+
+
+def test_a_plan_out_of_budget_gives_what_it_found_or_none():
+    state = _default_deal(6)
+    assert solver.plan(state, 3, max_nodes=5) is None
+    found = solver.plan(state, 50, max_seconds=0.05)
+    assert found is None or plays(state, found).done

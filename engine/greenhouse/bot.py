@@ -1,7 +1,10 @@
 """The Martian Greenhouse bot: a solitaire has no opponent, so its bot is a
 solver-player.  It plays the first breeding of the shortest solution the
 puzzle solver (``engine.greenhouse.solver``) finds within the level's
-budget; with none found, the generic search decides.
+budget: first a plan filling the orders one at a time, in as many
+sequences as the level tries (``solver.plan``: a beginner only the greedy
+one), then the deepening search for a shorter one; with none found, the
+generic search decides.
 
 The solver gets 80% of the turn's CPU cap (``time.process_time``, counted
 from the start of the turn, as every bot's), the rest is for everything
@@ -23,14 +26,27 @@ from engine.greenhouse import solver
 SOLVER_SHARE = 0.8
 
 
+#: order-filling sequences a level's plan tries (``solver.plan``): one per
+#: this many playouts of the level, at least one (a beginner fills the
+#: orders greedily, each time the quickest; easy tries 3 sequences, medium 7,
+#: hard 37, strongest 150)
+PLAYOUTS_PER_SEQUENCE = 40
+
+
+def sequences_for(level: Level) -> int:
+    return max(1, level.playouts // PLAYOUTS_PER_SEQUENCE)
+
+
 def choose(game: Game, view: Any, seat: int, level: Level, rng: random.Random, budget: Budget) -> Any:
     from engine.bots.player import Choice
 
-    found = solver.solve(view, max_depth=4 + level.playouts // 500, max_nodes=level.playouts * 100,
-                         max_seconds=budget.left(SOLVER_SHARE))
+    nodes = level.playouts * 100
+    first = solver.plan(view, sequences_for(level), max_nodes=nodes // 2, max_seconds=budget.left(SOLVER_SHARE / 2))
+    found = solver.solve(view, max_depth=4 + level.playouts // 500, max_nodes=nodes,
+                         max_seconds=budget.left(SOLVER_SHARE), first=first)
     if found.line:
         return Choice(found.line[0], 1.0, playouts=found.nodes, why=f"solver: {found.found} breedings to go")
     return None
 
 
-HOOKS = Hooks(choose=choose)
+HOOKS = Hooks(choose=choose, version=2)

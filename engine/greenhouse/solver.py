@@ -230,21 +230,88 @@ def _greedy(state: GreenhouseState, max_nodes: int, deadline: float | None) -> t
     return line
 
 
+def _fill(node: GreenhouseState, order: Genes, max_nodes: int, deadline: float | None) -> tuple[tuple[Breed, ...] | None, int]:
+    """The fewest breedings (at most 4) that fill ``order`` alone from
+    ``node``, or None, and the nodes the search took; ``_OutOfBudget`` when
+    ``max_nodes`` or the ``deadline`` (``time.process_time()``) ran out."""
+    alone = GreenhouseState(node.flowers, node.siblings, (order,), (0,), node.next_number, node.breedings)
+    seconds = None if deadline is None else deadline - time.process_time()
+    if max_nodes <= 0 or (seconds is not None and seconds <= 0):
+        raise _OutOfBudget
+    par = solve(alone, max_depth=4, max_nodes=max_nodes, max_seconds=seconds, greedy=False)
+    if par.cut_short:
+        raise _OutOfBudget
+    return (par.line if par.found is not None else None), par.nodes
+
+
+def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
+         max_seconds: float | None = None) -> tuple[Breed, ...] | None:
+    """The shortest solution found by filling the orders one at a time in
+    up to ``sequences`` different orders of filling, each order filled by
+    the fewest breedings that fill it alone (``_fill``).  The first
+    sequence is the greedy one (each time the order quickest to fill: the
+    ``_greedy`` line); the others are tried depth first, quickest orders
+    first, skipping any that cannot beat the best found (branch and bound).
+    More sequences never give a longer solution; None when not even the
+    first was completed within ``max_nodes`` and ``max_seconds`` of CPU."""
+    deadline = None if max_seconds is None else time.process_time() + max_seconds
+    fills: dict[tuple, tuple[Breed, ...] | None] = {}
+    used = 0
+    best: tuple[Breed, ...] | None = None
+    tried = 0
+
+    def fill(node: GreenhouseState, order: Genes) -> tuple[Breed, ...] | None:
+        nonlocal used
+        key = (node.flowers, node.siblings, node.unfilled, order)  # the flowers' numbers too: the line names them
+        if key not in fills:
+            fills[key], nodes = _fill(node, order, max_nodes - used, deadline)
+            used += nodes
+        return fills[key]
+
+    def visit(node: GreenhouseState, line: tuple[Breed, ...]) -> None:
+        nonlocal best, tried
+        if not node.unfilled:
+            tried += 1
+            if best is None or len(line) < len(best):
+                best = line
+            return
+        if best is not None and (tried >= sequences or len(line) + lower_bound(node) >= len(best)):
+            return
+        found = [f for f in (fill(node, order) for order in dict.fromkeys(node.unfilled)) if f]
+        for part in sorted(found, key=len):  # stable: the first of the quickest is the greedy choice
+            child = node
+            for turn in part:
+                child = _bred(child, turn)
+            visit(child, line + part)
+            if tried >= sequences:
+                return
+
+    try:
+        visit(state, ())
+    except _OutOfBudget:
+        pass
+    return best
+
+
 def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
-          max_seconds: float | None = 10.0, greedy: bool = True) -> Par:
+          max_seconds: float | None = 10.0, greedy: bool = True, first: tuple[Breed, ...] | None = None) -> Par:
     """Search for the fewest breedings that fill every order from ``state``
     (breedings already made are not counted), within ``max_nodes`` expanded
     positions and ``max_seconds`` of CPU (``time.process_time``, as the
     bots' caps; None: no time limit, so that the nodes alone decide and
     the answer depends only on the position).  With ``greedy``, a quick
     solution filling one order at a time (``_greedy``, half the budget) is
-    found first and the deepening search looks only for shorter ones."""
+    found first and the deepening search looks only for shorter ones;
+    ``first`` (a solution from ``state``, such as ``plan`` found) is taken
+    instead of that quick one."""
     started = time.process_time()
     nodes = 0
     bound = lower_bound(state)
     best: tuple[Breed, ...] | None = () if not state.unfilled else None
     cut = False
-    if greedy and best is None:
+    if first and best is None:
+        best = tuple(first)
+    elif greedy and best is None:
         best = _greedy(state, max_nodes // 2, None if max_seconds is None else started + max_seconds / 2)
 
     def search(node: GreenhouseState, left: int, seen: dict) -> tuple[Breed, ...] | None:
