@@ -47,11 +47,12 @@ def bot_play(game: str, position_text: str, level: str, seed: str, option: tuple
 @click.argument("game")
 @click.option("--levels", required=True, metavar="A,B", help=f"two levels, first scored; from: {_LEVEL_HELP}")
 @click.option("--games", "-n", default=10, show_default=True, type=click.IntRange(1, 10_000))
-@click.option("--players", "-p", default=2, show_default=True, type=click.IntRange(1, 8),
-              help="players a game (B takes every seat but A's)")
+@click.option("--players", "-p", default=None, type=click.IntRange(1, 8),
+              help="players a game (B takes every seat but A's); default 2, or 1 for a solitaire, "
+                   "whose levels play the same deal and are compared by its score")
 @click.option("--seed", default="0", show_default=True)
 @option_flag
-def bot_match(game: str, levels: str, games: int, players: int, seed: str, option: tuple[str, ...]) -> None:
+def bot_match(game: str, levels: str, games: int, players: int | None, seed: str, option: tuple[str, ...]) -> None:
     """Play GAMES games of level A against level B (A changing seats) and
     print A's score with its 95% confidence interval."""
     names = [name.strip() for name in levels.split(",")]
@@ -62,6 +63,8 @@ def bot_match(game: str, levels: str, games: int, players: int, seed: str, optio
         for name in names:
             level_named(name)
         options = kind.rules.normalize_options(_options(option))
+        if players is None:
+            players = max(kind.rules.min_players, min(2, kind.rules.max_players))
         kind.rules.check_players(players)
     except PbemError as error:
         _fail(str(error))

@@ -38,6 +38,15 @@ def test_bot_match_prints_score_and_interval():
     assert re.search(r"beginner vs random: [\d.]+/2 .*95% interval \d+-\d+%", out.output)
 
 
+def test_bot_match_of_a_solitaire_plays_both_levels_on_the_same_deal_without_being_told_the_players():
+    out = run("bot", "match", "greenhouse", "--levels", "beginner,random", "--games", "2",
+              "--option", "stashes=rb", "--option", "orders=1")
+    assert out.exit_code == 0, out.output
+    assert re.search(r"beginner vs random: 2/2 \(2 won", out.output)  # random play never fills the order
+    out = run("bot", "match", "greenhouse", "--levels", "beginner,random", "--players", "2")
+    assert out.exit_code == 1 and "1 player" in out.output
+
+
 def test_bot_errors_name_what_is_wrong():
     out = run("bot", "match", "ataxx", "--levels", "beginner,genius", "--games", "2")
     assert out.exit_code == 1 and "no bot level 'genius'" in out.output and "medium" in out.output
