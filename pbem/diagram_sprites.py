@@ -60,9 +60,8 @@ class LRU:
         (outside the lock: two threads may both make it, and one is kept)."""
         items = self._items
         # a hit takes no lock: a look-up and a move to the end are each one
-        # step for the interpreter, and a map pastes some 150 sprites (the
-        # lock cost a tenth of the painting); a key another thread dropped
-        # in between is made again below, as any miss
+        # step for the interpreter, and a map pastes some 150 sprites; a key
+        # another thread dropped in between is made again below, as any miss
         value = items.get(key, _MISSING)
         if value is not _MISSING:
             try:

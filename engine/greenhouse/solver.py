@@ -230,7 +230,8 @@ def _greedy(state: GreenhouseState, max_nodes: int, deadline: float | None) -> t
     return line
 
 
-def _fill(node: GreenhouseState, order: Genes, max_nodes: int, deadline: float | None) -> tuple[tuple[Breed, ...] | None, int]:
+def _fill(node: GreenhouseState, order: Genes, max_nodes: int,
+          deadline: float | None) -> tuple[tuple[Breed, ...] | None, int]:
     """The fewest breedings (at most 4) that fill ``order`` alone from
     ``node``, or None, and the nodes the search took; ``_OutOfBudget`` when
     ``max_nodes`` or the ``deadline`` (``time.process_time()``) ran out."""
