@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from pbem.i18n import for_language, gettext, ngettext
 
+import functools
 import logging
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, Engine, bindparam
 from sqlmodel import Session, select
 
 from pbem import bulk
@@ -127,14 +128,30 @@ def remind_many(bind: Engine | Connection, game_ids: list[int], now: datetime) -
     return {p.game_id: "reminder" if p.reminders else "nothing" for p in done}, others
 
 
+@functools.cache
+def _statements() -> dict[str, Any]:
+    """``_plan``'s SELECTs, built once: the chunk's ids are one expanding
+    parameter (``ids``), so a chunk costs no new statement objects (building
+    an ``IN`` of a list coerces each of its values, a tenth of a sweep)."""
+    ids = bindparam("ids", expanding=True)
+    return {
+        "games": select(Game).where(Game.id.in_(ids), Game.next_check_at <= bindparam("now"),
+                                    Game.status == ACTIVE).order_by(Game.next_check_at, Game.id),
+        "seats": select(Seat.game_id, Seat.number, Seat.player_id, Player.email, Preferences.reminder_hours,
+                        Player.language)
+        .join(Player, Player.id == Seat.player_id)
+        .outerjoin(Preferences, Preferences.player_id == Seat.player_id)
+        .where(Seat.game_id.in_(ids)),
+        "sent": select(ReminderSent.game_id, ReminderSent.ply, ReminderSent.hours).where(ReminderSent.game_id.in_(ids)),
+    }
+
+
 def _plan(session: Session, game_ids: list[int], now: datetime,
           created_at: datetime) -> tuple[list[_Plan], list[int]]:
     """Read the chunk (a fixed number of SELECTs) and work out each game's
     reminders, mail and next check; the ids left to the per-game path."""
-    games = list(session.exec(
-        select(Game).where(Game.id.in_(game_ids), Game.next_check_at <= now, Game.status == ACTIVE)
-        .order_by(Game.next_check_at, Game.id)
-    ))
+    statements = _statements()
+    games = list(session.exec(statements["games"], params={"ids": list(game_ids), "now": now}))
     others: list[int] = []
     movers: dict[int, int] = {}
     states: dict[int, Any] = {}
@@ -154,18 +171,11 @@ def _plan(session: Session, game_ids: list[int], now: datetime,
     seats = {
         game_id: (number, player_id, email, hours, language)
         for game_id, number, player_id, email, hours, language in session.exec(
-            select(Seat.game_id, Seat.number, Seat.player_id, Player.email, Preferences.reminder_hours,
-                   Player.language)
-            .join(Player, Player.id == Seat.player_id)
-            .outerjoin(Preferences, Preferences.player_id == Seat.player_id)
-            .where(Seat.game_id.in_(list(movers)))
-        )
+            statements["seats"], params={"ids": list(movers)})
         if movers[game_id] == number  # the mover's seat
     }
     sent: dict[tuple[int, int], set[int]] = {}
-    for game_id, ply, hours in session.exec(
-        select(ReminderSent.game_id, ReminderSent.ply, ReminderSent.hours).where(ReminderSent.game_id.in_(list(movers)))
-    ):
+    for game_id, ply, hours in session.exec(statements["sent"], params={"ids": list(movers)}):
         sent.setdefault((game_id, ply), set()).add(hours)
     refused = set(refusing(session, {seat[2] for seat in seats.values()}))
     plans: list[_Plan] = []
