@@ -36,7 +36,7 @@ def candidates(state: AlheimurState, step: int) -> list:
         ships = [s for s in world.ships if s.owner == me]
         if step == 1:
             found += [Migrate(world.name, t, e) for t, p in mine if p.size < 3 and not p.invader
-                      for e in geo.adjacent[t] if e not in pieces]
+                      for e in sorted(geo.adjacent[t]) if e not in pieces]
         elif step == 2 and ports:
             for t, p in mine:
                 found += [Launch(world.name, t, "F"), Launch(world.name, t, "T")]
