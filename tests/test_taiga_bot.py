@@ -1,0 +1,58 @@
+"""Taiga's bot from easy up (``engine/taiga/bot.py``): it searches only the
+turns its evaluation ranks best straight after them, it plays one of
+those, and it decides from its view alone."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from engine.bots import choose, mcts
+from engine.taiga import bot
+from test_bots_determinize import positions
+
+
+def _crowded(count: int = 3):
+    """Positions of a random game with more turns than the bot searches."""
+    game, found = positions("taiga", 40)
+    crowded = [(s, seat) for s, seat in found
+               if len(mcts.turns_of(game, game.view(s, seat))) > bot.SEARCHED][::4][:count]
+    assert len(crowded) == count, "too few positions with many turns"
+    return game, crowded
+
+
+def test_the_searched_turns_are_those_the_evaluation_ranks_best():
+    game, crowded = _crowded()
+    for state, seat in crowded:
+        view = game.view(state, seat)
+        turns = mcts.turns_of(game, view)
+        kept = bot.narrowed(game, view, seat, turns, random.Random(1))
+        assert len(kept) == bot.SEARCHED and len(set(map(repr, kept))) == bot.SEARCHED
+        worth = {repr(t): bot.evaluate(game, game.apply(view, t))[seat] for t in turns}
+        dropped = [worth[repr(t)] for t in turns if repr(t) not in {repr(k) for k in kept}]
+        assert min(worth[repr(t)] for t in kept) >= max(dropped), (kept, dropped)
+
+
+def test_an_easy_bot_plays_one_of_the_searched_turns():
+    game, crowded = _crowded(2)
+    for state, seat in crowded:
+        view = game.view(state, seat)
+        turns = mcts.turns_of(game, view)
+        picked = choose(game, view, seat, "easy", seed=3, timed=False)
+        assert picked.why == "search of the turns best at once" and picked.playouts == 150
+        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
+        # one of the best (turns of equal worth are drawn at random among themselves)
+        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[bot.SEARCHED - 1]
+        assert worth[bot.SEARCHED - 1] > worth[-1]  # not every turn is as good
+
+
+def test_an_easy_bot_decides_the_same_whatever_the_hidden_tiles_are():
+    game, crowded = _crowded(1)
+    state, seat = crowded[0]
+    pile = list(state.pile)
+    random.Random(5).shuffle(pile)
+    changed = replace(state, pile=tuple(pile))
+    assert changed != state and game.view(changed, seat) == game.view(state, seat)
+    one = choose(game, game.view(state, seat), seat, "easy", seed=2, timed=False)
+    two = choose(game, game.view(changed, seat), seat, "easy", seed=2, timed=False)
+    assert one == two
