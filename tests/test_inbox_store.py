@@ -80,3 +80,64 @@ def test_bad_bytes_and_envelopes_are_stored_not_refused(app):
     row = stored(engine)[-1]
     assert row.raw == raw and "\x00" not in row.envelope_from and len(row.envelope_to) == 100
     assert "\x00" not in row.key
+
+
+def _terminate(pids: list[int]) -> None:
+    """Close these backends from the server's side, as a restart would."""
+    import time
+
+    from sqlalchemy import text
+
+    from conftest import POSTGRES_URL
+    from pbem.db import make_engine
+
+    admin = make_engine(POSTGRES_URL)
+    with admin.begin() as connection:
+        for pid in pids:
+            connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        for _ in range(100):  # the backends take a moment to exit
+            if not connection.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(:pids)"),
+                                      {"pids": pids}).scalar():
+                break
+            time.sleep(0.05)
+    admin.dispose()
+
+
+def test_on_postgresql_a_message_is_committed_before_the_store_returns(postgres_config):
+    """The store keeps its connection open between messages: each message
+    is committed by then all the same (another connection reads it)."""
+    from conftest import make_test_app
+
+    app = make_test_app(postgres_config)
+    engine = app.extensions["pbem_engine"]
+    try:
+        store = store_in(engine)
+        store(message(1), "bob@example.org", [])
+        store(message(2), "bob@example.org", [])
+        assert engine.pool.checkedout() == 0
+        assert [m.key for m in stored(engine)] == ["<turn1@client.example>", "<turn2@client.example>"]
+    finally:
+        engine.dispose()
+
+
+def test_on_postgresql_a_message_is_stored_after_the_server_closed_the_stores_connection(postgres_config):
+    """A restart of the server between two messages costs neither: the
+    lost connection is replaced and the INSERT run again, once."""
+    from sqlalchemy import event
+
+    from conftest import make_test_app
+
+    app = make_test_app(postgres_config)
+    engine = app.extensions["pbem_engine"]
+    pids: list[int] = []
+    event.listen(engine, "connect", lambda dbapi_connection, _record: pids.append(dbapi_connection.info.backend_pid))
+    try:
+        store = store_in(engine)
+        store(message(1), "bob@example.org", [])
+        _terminate(list(pids))
+        store(message(2), "bob@example.org", [])  # no error: stored on a new connection
+        store(message(2), "bob@example.org", [])  # delivered again: stored once
+        assert [m.key for m in stored(engine)] == ["<turn1@client.example>", "<turn2@client.example>"]
+        assert len(set(pids)) >= 2
+    finally:
+        engine.dispose()

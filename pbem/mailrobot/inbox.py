@@ -8,10 +8,12 @@ whose processing fails are shunted with the reason; ``retry`` puts them back.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Connection, Engine, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
@@ -41,10 +43,14 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
 
     On PostgreSQL the INSERT runs in autocommit: the one statement is its own
     transaction, committed (and flushed to the WAL) before it returns, so
-    there is no BEGIN and no COMMIT to wait for.  On SQLite the driver's
-    transaction already begins at the INSERT; its commit is the one fsync."""
+    there is no BEGIN and no COMMIT to wait for.  Each thread that stores
+    keeps a connection of its own for it (``_Held``), out of the pool and
+    in autocommit once: a pooled one was checked out, switched to
+    autocommit and back, and reset at every message, a sixth of a store.
+    On SQLite the driver's transaction already begins at the INSERT; its
+    commit is the one fsync."""
     statement = _insert_for(engine.dialect.name)(InboxMessage.__table__).on_conflict_do_nothing(index_elements=["key"])
-    bind = engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
+    held = _Held(engine) if engine.dialect.name == "postgresql" else None
 
     def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
         raw = bytes(raw)
@@ -57,10 +63,54 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
             "attempts": 0,
             "received_at": utcnow(),
         }
-        with bind.begin() as connection:
+        if held is not None:
+            held.execute(statement, row)
+            return
+        with engine.begin() as connection:
             connection.execute(statement, row)
 
     return store
+
+
+class _Held:
+    """A connection per thread, detached from the engine's pool (it does
+    not hold a place there) and in autocommit, for statements that commit
+    themselves.  A connection that fails is closed; when it had been lost
+    (the server restarted, a network cut), the statement is run once more
+    on a new one: storing is keyed, so running it twice stores once."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.local = threading.local()
+
+    def _connection(self) -> Connection:
+        found = getattr(self.local, "connection", None)
+        if found is None or found.closed:
+            found = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            found.detach()  # closed for good when dropped, not handed back to the pool
+            self.local.connection = found
+        return found
+
+    def _drop(self) -> None:
+        found = getattr(self.local, "connection", None)
+        self.local.connection = None
+        if found is not None:
+            try:
+                found.close()
+            except Exception:  # noqa: BLE001 - a lost connection may fail to close; it is dropped anyway
+                pass
+
+    def execute(self, statement: Any, row: dict[str, Any]) -> None:
+        try:
+            self._connection().execute(statement, row)
+        except DBAPIError as error:
+            self._drop()
+            if not error.connection_invalidated:
+                raise
+            self._connection().execute(statement, row)
+        except Exception:
+            self._drop()
+            raise
 
 
 def _insert_for(dialect: str) -> Callable[[Any], Any]:
