@@ -103,7 +103,7 @@ def random_turn(game: Game, state: TaigaState, rng: random.Random) -> Any:
 #: straight after them (a beginner searches every turn).  Version 1 spread
 #: 150 playouts over up to 82 turns, two or three each, too few to tell
 #: them apart: easy against beginner was 62% of 20; among the best 6 at
-#: once it is 85% of 40 (see docs/bots.md)
+#: once it is 94% of 40 (the strength row; see docs/bots.md)
 SEARCHED = 6
 #: the fewest playouts of a level that searches only the ``SEARCHED`` turns
 NARROWED_FROM = 150

@@ -101,16 +101,14 @@ class _Held:
                 pass
 
     def execute(self, statement: Any, row: dict[str, Any]) -> None:
-        try:
-            self._connection().execute(statement, row)
-        except DBAPIError as error:
-            self._drop()
-            if not error.connection_invalidated:
-                raise
-            self._connection().execute(statement, row)
-        except Exception:
-            self._drop()
-            raise
+        for attempt in (1, 2):
+            try:
+                self._connection().execute(statement, row)
+                return
+            except Exception as error:
+                self._drop()  # a connection that failed, the second time too, is never reused
+                if attempt == 2 or not (isinstance(error, DBAPIError) and error.connection_invalidated):
+                    raise
 
 
 def _insert_for(dialect: str) -> Callable[[Any], Any]:
