@@ -211,9 +211,11 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             boards.setdefault(key, done)
         return outcomes, boards
 
-    def resolve(self, state: AttacticsState, turn: Turn) -> tuple[Work, tuple[Fill, ...]]:
-        """The board after ``turn`` and its canonical fills; raise if the
-        turn is illegal or its fills are wrong or too few."""
+    def resolve(self, state: AttacticsState, turn: Turn, canonical: bool = True) -> tuple[Work, tuple[Fill, ...]]:
+        """The board after ``turn`` and its canonical fills (none unless
+        ``canonical``: finding them is most of a turn with many captures,
+        and ``apply`` needs only the board); raise if the turn is illegal
+        or its fills are wrong or too few."""
         work, pending = self.prepare(state, turn)
         outcomes, boards = self.outcomes(work, pending)
         written = settle.tokens(turn.fills)
@@ -237,7 +239,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         index = settle.Index(outcomes)
         keys = index.matching(written)
         if len(keys) == 1:
-            return boards[keys[0]], index.canonical(keys[0])
+            return boards[keys[0]], index.canonical(keys[0]) if canonical else ()
         options = self._options(bare, index, keys or list(outcomes))
         if not keys:
             raise IllegalTurnError(_('{turn} is not a way this turn can end; it can end as: {options}', turn=turn_text(turn), options=options))
@@ -253,7 +255,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
         return ", ".join(texts[:_LISTED]) + more
 
     def apply(self, state: AttacticsState, turn: Turn) -> AttacticsState:
-        work, _fills = self.resolve(state, turn)
+        work, _fills = self.resolve(state, turn, canonical=False)
         return self.finish(state, work)
 
     def canonical(self, state: AttacticsState, turn: Turn) -> Turn:
