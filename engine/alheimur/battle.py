@@ -128,18 +128,19 @@ def chance_event(state: AlheimurState) -> ChanceEvent | None:
     return ChanceEvent("roll", "defence", count=b.shot.target.size)
 
 
-def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str]) -> AlheimurState:
+def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str] | None) -> AlheimurState:
     """Apply the attack or defence dice of the waiting shot."""
     b = state.battle
     shot = b.shot
     values = [int(d) for d in dice]
     if shot.hits < 0:
         hits = sum(1 for v in values if v >= threshold(shot.shooter, shot.target))
-        log.append("  " + str(_("{shooter} fires at {target}: {dice}, {hits} hits", shooter=_name(shot.shooter),
-                                target=_name(shot.target), dice=" ".join(dice), hits=hits)
-                              if hits != 1 else _("{shooter} fires at {target}: {dice}, 1 hit",
-                                                  shooter=_name(shot.shooter), target=_name(shot.target),
-                                                  dice=" ".join(dice))))
+        if log is not None:
+            log.append("  " + str(_("{shooter} fires at {target}: {dice}, {hits} hits", shooter=_name(shot.shooter),
+                                    target=_name(shot.target), dice=" ".join(dice), hits=hits)
+                                  if hits != 1 else _("{shooter} fires at {target}: {dice}, 1 hit",
+                                                      shooter=_name(shot.shooter), target=_name(shot.target),
+                                                      dice=" ".join(dice))))
         if hits == 0:
             return replace(state, battle=replace(b, shot=None))
         return replace(state, battle=replace(b, shot=replace(shot, hits=hits)))
@@ -154,7 +155,8 @@ def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str]) -> A
                              cancelled=min(cancelled, shot.hits)))
     if net:
         note += ", " + str(_("now {ship}", ship=_name(result)) if result else _("destroyed"))
-    log.append(note)
+    if log is not None:
+        log.append(note)
     if result is not None:
         state = state.with_world(state.world(b.world).with_ships(ships + [result]))
     return replace(state, battle=replace(state.battle, shot=None))
@@ -187,7 +189,7 @@ def _name(ship: Ship) -> str:
     return str(_("{player}'s transport {size}", player=ship.owner + 1, size=f"{ship.size}{cargo}"))
 
 
-def advance(state: AlheimurState, log: list[str]) -> AlheimurState:
+def advance(state: AlheimurState, log: list[str] | None) -> AlheimurState:
     """Go on with the battles until a shot waits for dice or all are done
     (then ``battle`` is None)."""
     while True:
@@ -213,22 +215,25 @@ def advance(state: AlheimurState, log: list[str]) -> AlheimurState:
             back = [p for p in ((cur + k) % n for k in range(n)) if p in b.fired_upon]
             firing = tuple((s, b.attacker) for p in back for s in firing_order([x for x in world.ships if x.owner == p]))
             if firing:
-                log.append(" " + str(_("Step {step} at world {world}: return fire at player {player}",
-                                       step=_step_no(state, b) + 1, world=b.world, player=b.attacker + 1)))
+                if log is not None:
+                    log.append(" " + str(_("Step {step} at world {world}: return fire at player {player}",
+                                           step=_step_no(state, b) + 1, world=b.world, player=b.attacker + 1)))
             state = replace(state, battle=replace(b, firing=firing, returning=True, fired_upon=()))
             continue
         if b.stages:
             (attacker, step), rest = b.stages[0], b.stages[1:]
             mine = firing_order([s for s in world.ships if s.owner == attacker])
             if mine:
-                log.append(" " + str(_("Step {step} at world {world}: player {player} fires", step=step,
-                                       world=b.world, player=attacker + 1)))
+                if log is not None:
+                    log.append(" " + str(_("Step {step} at world {world}: player {player} fires", step=step,
+                                           world=b.world, player=attacker + 1)))
             state = replace(state, battle=replace(b, stages=rest, attacker=attacker, returning=False, fired_upon=(),
                                                   firing=tuple((s, -1) for s in mine)))
             continue
         if b.worlds:
             name = b.worlds[0]
-            log.append(str(_("Fleet battle at world {world}", world=name)))
+            if log is not None:
+                log.append(str(_("Fleet battle at world {world}", world=name)))
             state = replace(state, battle=Battle(worlds=b.worlds[1:], world=name, stages=stages(state, name)))
             continue
         return replace(state, battle=None)

@@ -40,7 +40,7 @@ def _ship_text(size: int, fighter: bool, marine: int = 0) -> str:
     return text + (" " + str(_("carrying a marine of {size}", size=marine)) if marine else "")
 
 
-def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> AlheimurState:
+def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str] | None) -> AlheimurState:
     """Play the moves in order; ``IllegalTurnError`` naming the step and the
     reason for the first that cannot be played."""
     player = state.current
@@ -121,7 +121,8 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
             del pieces[m.start]
             pieces[m.end] = p
             acted[(world.name, m.end)] += 1
-            log.append(str(_("World {world}: {start} migrates to {end}", world=world.name, start=m.start, end=m.end)))
+            if log is not None:
+                log.append(str(_("World {world}: {start} migrates to {end}", world=world.name, start=m.start, end=m.end)))
         elif isinstance(m, (Launch, Return)):
             if budget.get(world.name, 0) <= 0:
                 raise IllegalTurnError(_("{where}: each spaceport of yours on world {world} launches or returns "
@@ -142,34 +143,39 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
                                                  where=where, size=p.size))
                     take_ship(m.into, False, 0)
                     ships.append(Ship(player, m.into, False, p.size))
-                    log.append(str(_("World {world}: {territory} launches as a marine on a transport of {size}",
-                                     world=world.name, territory=m.territory, size=m.into)))
+                    if log is not None:
+                        log.append(str(_("World {world}: {territory} launches as a marine on a transport of {size}",
+                                         world=world.name, territory=m.territory, size=m.into)))
                 else:
                     ships.append(Ship(player, p.size, m.as_ == "F"))
-                    log.append(str(_("World {world}: {territory} launches as a {ship}", world=world.name,
-                                     territory=m.territory, ship=_ship_text(p.size, m.as_ == "F"))))
+                    if log is not None:
+                        log.append(str(_("World {world}: {territory} launches as a {ship}", world=world.name,
+                                         territory=m.territory, ship=_ship_text(p.size, m.as_ == "F"))))
             else:
                 empty(m.territory)
                 if m.marine:
                     ship = take_ship(m.size, False, m.marine)
                     pieces[m.territory] = Pyramid(player, ship.marine)
                     ships.append(replace(ship, marine=0))
-                    log.append(str(_("World {world}: the marine of a transport of {size} returns to {territory}",
-                                     world=world.name, size=m.size, territory=m.territory)))
+                    if log is not None:
+                        log.append(str(_("World {world}: the marine of a transport of {size} returns to {territory}",
+                                         world=world.name, size=m.size, territory=m.territory)))
                 else:
                     ship = take_ship(m.size, m.fighter, 0)
                     pieces[m.territory] = Pyramid(player, ship.size)
-                    log.append(str(_("World {world}: a {ship} returns to {territory}", world=world.name,
-                                     ship=_ship_text(m.size, m.fighter), territory=m.territory)))
+                    if log is not None:
+                        log.append(str(_("World {world}: a {ship} returns to {territory}", world=world.name,
+                                         ship=_ship_text(m.size, m.fighter), territory=m.territory)))
         elif isinstance(m, Flip):
             ship = take_ship(m.size, not m.fighter, 0, moved_key=(world.name,))
             new = replace(ship, fighter=m.fighter)
             ships.append(new)
             acted[(world.name, new)] += 1
-            log.append(str(_("World {world}: a {ship} turns fighter", world=world.name,
-                             ship=_ship_text(m.size, not m.fighter)) if m.fighter else
-                           _("World {world}: a {ship} turns transport", world=world.name,
-                             ship=_ship_text(m.size, not m.fighter))))
+            if log is not None:
+                log.append(str(_("World {world}: a {ship} turns fighter", world=world.name,
+                                 ship=_ship_text(m.size, not m.fighter)) if m.fighter else
+                               _("World {world}: a {ship} turns transport", world=world.name,
+                                 ship=_ship_text(m.size, not m.fighter))))
         elif isinstance(m, Land):
             if m.marine < 1:
                 raise IllegalTurnError(_("{where}: name the marine that lands (a transport of {size} carrying it)",
@@ -180,15 +186,17 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
             mine = [p for p in pieces.values() if p.owner == player]
             invader = not any(not p.invader for p in mine)
             pieces[m.territory] = Pyramid(player, ship.marine, invader)
-            log.append(str(_("World {world}: a marine of {size} lands on {territory} as an invader",
-                             world=world.name, size=ship.marine, territory=m.territory) if invader else
-                           _("World {world}: a marine of {size} lands on {territory} as a colonist",
-                             world=world.name, size=ship.marine, territory=m.territory)))
+            if log is not None:
+                log.append(str(_("World {world}: a marine of {size} lands on {territory} as an invader",
+                                 world=world.name, size=ship.marine, territory=m.territory) if invader else
+                               _("World {world}: a marine of {size} lands on {territory} as a colonist",
+                                 world=world.name, size=ship.marine, territory=m.territory)))
             if invader and len(mine) >= 1:
                 for t, p in list(pieces.items()):
                     if p.owner == player:
                         pieces[t] = replace(p, invader=False)
-                log.append(str(_("World {world}: two or more invaders of one colour turn upright", world=world.name)))
+                if log is not None:
+                    log.append(str(_("World {world}: two or more invaders of one colour turn upright", world=world.name)))
         elif isinstance(m, Board):
             p = own(m.territory)
             if not p.invader:
@@ -200,9 +208,10 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str]) -> Alhei
             ship = take_ship(m.into, False, 0)
             del pieces[m.territory]
             ships.append(replace(ship, marine=p.size))
-            log.append(str(_("World {world}: the invader on {territory} boards a transport of {size}",
-                             world=world.name, territory=m.territory, size=m.into)))
-        state = state.with_world(replace(world.with_pieces(pieces), ships=tuple(sorted(ships))))
+            if log is not None:
+                log.append(str(_("World {world}: the invader on {territory} boards a transport of {size}",
+                                 world=world.name, territory=m.territory, size=m.into)))
+        state = state.with_world(world.with_contents(pieces, ships))
     return state
 
 
@@ -211,7 +220,7 @@ def _used(ships: list[Ship], ship: Ship, acted: Counter, key: tuple) -> bool:
     return sum(1 for s in ships if s == ship) + 0 <= acted[key + (ship,)]
 
 
-def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str]) -> AlheimurState:
+def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str] | None) -> AlheimurState:
     player = state.current
     if (m.start == SPACE) == (m.end == SPACE):
         raise IllegalTurnError(_("{where}: a ship flies from an orbit to space or from space to an orbit",
@@ -235,9 +244,10 @@ def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str
     target = list(state.space) if m.end == SPACE else list(state.world(m.end).ships)
     state = _put(state, m.end, target + [ship])
     acted[(m.end, ship)] += 1
-    log.append(str(_("A {ship} flies from {start} to {end}", ship=_ship_text(m.size, m.fighter, ship.marine),
-                     start=_("space") if m.start == SPACE else _("orbit {world}", world=m.start),
-                     end=_("space") if m.end == SPACE else _("orbit {world}", world=m.end))))
+    if log is not None:
+        log.append(str(_("A {ship} flies from {start} to {end}", ship=_ship_text(m.size, m.fighter, ship.marine),
+                         start=_("space") if m.start == SPACE else _("orbit {world}", world=m.start),
+                         end=_("space") if m.end == SPACE else _("orbit {world}", world=m.end))))
     return state
 
 

@@ -60,9 +60,9 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         return setup.chance_event(state)
 
     def apply_chance(self, state: AlheimurState, outcome: tuple[str, ...]) -> AlheimurState:
-        return self.apply_chance_logged(state, outcome, [])
+        return self.apply_chance_logged(state, outcome, None)
 
-    def apply_chance_logged(self, state: AlheimurState, outcome: tuple[str, ...], log: list[str]) -> AlheimurState:
+    def apply_chance_logged(self, state: AlheimurState, outcome: tuple[str, ...], log: list[str] | None) -> AlheimurState:
         event = self.chance(state)
         if event is None:
             raise IllegalTurnError("Alheimur waits for no chance event here")
@@ -70,9 +70,11 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
             raise IllegalTurnError(f"{event.kind} {event.purpose!r} cannot give {' '.join(outcome) or 'nothing'}")
         if state.phase != "battle":
             if event.purpose == "lot":
-                log.append(str(_("Lot: {outcome}", outcome=outcome[0])))
+                if log is not None:
+                    log.append(str(_("Lot: {outcome}", outcome=outcome[0])))
             if event.purpose == "first":
-                log.append(str(_("Lot: player {player} plays first", player=outcome[0])))
+                if log is not None:
+                    log.append(str(_("Lot: player {player} plays first", player=outcome[0])))
             return setup.apply_outcome(state, outcome)
         state = battle.apply_roll(state, outcome, log)
         state = battle.advance(state, log)
@@ -97,11 +99,13 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         return list(self.iter_turns(state))
 
     def apply(self, state: AlheimurState, turn: AlheimurTurn) -> AlheimurState:
-        return self.apply_logged(state, turn, [])
+        return self.apply_logged(state, turn, None)
 
-    def apply_logged(self, state: AlheimurState, turn: AlheimurTurn, log: list[str]) -> AlheimurState:
+    def apply_logged(self, state: AlheimurState, turn: AlheimurTurn, log: list[str] | None) -> AlheimurState:
         """``apply``, writing what happened (every survival check, move and
-        shot) into ``log``."""
+        shot) into ``log`` (None: nothing is written, as ``apply`` does; the
+        bots apply hundreds of thousands of turns, and writing took a sixth
+        of their time)."""
         if state.phase == "over":
             raise GameOverError(_("the game is over; no more turns"))
         if self.chance(state) is not None:
@@ -119,13 +123,14 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
             raise IllegalTurnError(f"not an Alheimur turn in play: {shown(turn)}")
         return self._play(state, turn, log)
 
-    def _play(self, state: AlheimurState, turn: Turn, log: list[str]) -> AlheimurState:
+    def _play(self, state: AlheimurState, turn: Turn, log: list[str] | None) -> AlheimurState:
         state = expand(state, turn.expansion, log)
         state = survive(state, log)
         if state.last_round is None and len(state.in_play(state.current)) >= LAST_ROUND_AT:
             owed = last_round_owed(state)
-            log.append(str(_("Player {player} has {count} pyramids in play: the last round begins",
-                             player=state.current + 1, count=len(state.in_play(state.current)))))
+            if log is not None:
+                log.append(str(_("Player {player} has {count} pyramids in play: the last round begins",
+                                 player=state.current + 1, count=len(state.in_play(state.current)))))
             state = replace(state, last_round=(state.current,) + owed)
         state = move(state, turn.moves, log)
         orders = state.orders
@@ -138,7 +143,8 @@ class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
         state = replace(state, fire=turn.fire, fire_at=turn.fire_at, orders=orders)
         state = battle.begin(state, turn.battles)
         if state.battle is not None:
-            log.append(str(_("Fleet battle at world {world}", world=state.battle.world)))
+            if log is not None:
+                log.append(str(_("Fleet battle at world {world}", world=state.battle.world)))
             state = battle.advance(state, log)
         return self._after_battles(state)
 

@@ -23,7 +23,7 @@ from engine.errors import IllegalTurnError
 BOUNDS = {1: (2, 3), 2: (3, 4), 3: (4, 5)}
 
 
-def expand(state: AlheimurState, actions: tuple, log: list[str]) -> AlheimurState:
+def expand(state: AlheimurState, actions: tuple, log: list[str] | None) -> AlheimurState:
     """One action (expand or civilize) per world where the current player
     has pyramids at the start of the turn; a world may be left without."""
     player = state.current
@@ -59,8 +59,9 @@ def expand(state: AlheimurState, actions: tuple, log: list[str]) -> AlheimurStat
                 raise IllegalTurnError(_("{where}: no {size}-pip pyramid left in your stash", where=where,
                                          size=action.size))
             pieces[action.territory] = Pyramid(player, action.size)
-            log.append(str(_("World {world}: expand {territory} with a {size}", world=world.name,
-                             territory=action.territory, size=action.size)))
+            if log is not None:
+                log.append(str(_("World {world}: expand {territory} with a {size}", world=world.name,
+                                 territory=action.territory, size=action.size)))
         elif isinstance(action, Civilize):
             if here is None or here.owner != player:
                 raise IllegalTurnError(_("{where}: you have no pyramid on {territory} to civilize", where=where,
@@ -73,8 +74,9 @@ def expand(state: AlheimurState, actions: tuple, log: list[str]) -> AlheimurStat
                 raise IllegalTurnError(_("{where}: no {size}-pip pyramid left in your stash, so this civilize "
                                          "action is not possible", where=where, size=action.size))
             pieces[action.territory] = replace(here, size=action.size)
-            log.append(str(_("World {world}: civilize {territory} from {old} to {new}", world=world.name,
-                             territory=action.territory, old=here.size, new=action.size)))
+            if log is not None:
+                log.append(str(_("World {world}: civilize {territory} from {old} to {new}", world=world.name,
+                                 territory=action.territory, old=here.size, new=action.size)))
         else:
             raise IllegalTurnError(_("{where}: an action is expand or civilize", where=where))
         state = state.with_world(world.with_pieces(pieces))
@@ -102,18 +104,21 @@ def check_world(world: World, log: list[str] | None = None) -> World:
         if p.invader:
             support = [s for s in world.ships if s.owner == p.owner and not s.fighter and s.size >= p.size]
             ok = bool(support)
-            notes.append(str(_("{territory} invader {size}: supported", territory=name, size=p.size) if ok else
-                             _("{territory} invader {size}: no transport of {size}+ in orbit", territory=name,
-                               size=p.size)))
+            if log is not None:
+                notes.append(str(_("{territory} invader {size}: supported", territory=name, size=p.size) if ok else
+                                 _("{territory} invader {size}: no transport of {size}+ in orbit", territory=name,
+                                   size=p.size)))
         else:
             n = sum(1 for other in geo.adjacent[name] if other in pieces)
             low, high = BOUNDS[p.size]
             ok = low <= n <= high
-            notes.append(str(_("{territory} {size}: {count} neighbours (needs {low}-{high})", territory=name,
-                               size=p.size, count=n, low=low, high=high)))
+            if log is not None:
+                notes.append(str(_("{territory} {size}: {count} neighbours (needs {low}-{high})", territory=name,
+                                   size=p.size, count=n, low=low, high=high)))
         if not ok:
             dying.append(name)
-            notes[-1] += " " + str(_("dies"))
+            if log is not None:
+                notes[-1] += " " + str(_("dies"))
     if log is not None:
         log.append(str(_("World {world} survival: {notes}", world=world.name, notes="; ".join(notes))))
     for name in dying:
@@ -121,7 +126,7 @@ def check_world(world: World, log: list[str] | None = None) -> World:
     return world.with_pieces(pieces)
 
 
-def survive(state: AlheimurState, log: list[str]) -> AlheimurState:
+def survive(state: AlheimurState, log: list[str] | None) -> AlheimurState:
     """Survival on every world where the current player has pyramids."""
     for world in state.worlds:
         if world.has(state.current):

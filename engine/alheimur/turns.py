@@ -112,7 +112,7 @@ MOST_ITEMS = 64
 def moved(mid: AlheimurState, moves: tuple) -> AlheimurState | None:
     """The position after ``moves`` from ``mid``, or None when the rules refuse them."""
     try:
-        return move(mid, moves, [])
+        return move(mid, moves, None)
     except IllegalTurnError:
         return None
 
@@ -175,7 +175,7 @@ def play_turns(state: AlheimurState, most_items: int = MOST_ITEMS) -> Iterator[T
     a size, the turns starting with a move of each step and those with
     expansion actions take turns, so a short prefix of the list holds
     every kind."""
-    yield from variants(Turn(), survive(state, []))
+    yield from variants(Turn(), survive(state, None))
     for size in range(1, most_items + 1):
         kinds = [_starting_with(state, size, step) for step in STEPS]
         kinds += [_with_expansions(state, size, actions) for actions in range(1, size + 1)]
@@ -189,7 +189,7 @@ def play_turns(state: AlheimurState, most_items: int = MOST_ITEMS) -> Iterator[T
 
 def _starting_with(state: AlheimurState, size: int, step: int) -> Iterator[Turn]:
     """The turns of ``size`` moves (no expansion) whose first move is of ``step``."""
-    mid = survive(state, [])
+    mid = survive(state, None)
     for m in step_moves(mid, step):
         after = moved(mid, (m,))
         if after is not None:
@@ -201,7 +201,7 @@ def _with_expansions(state: AlheimurState, size: int, actions: int) -> Iterator[
     """The turns of ``actions`` expansion actions and ``size - actions`` moves."""
     for chosen in _expansions(state, actions):
         try:
-            mid = survive(expand(state, chosen, []), [])
+            mid = survive(expand(state, chosen, None), None)
         except IllegalTurnError:
             continue
         for moves, after in _move_sequences(mid, mid, (), 1, size - actions):

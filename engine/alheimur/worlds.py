@@ -71,6 +71,10 @@ class Geometry:
         return {t.name: t for t in self.territories}
 
     def names(self) -> tuple[str, ...]:
+        return self._names
+
+    @cached_property
+    def _names(self) -> tuple[str, ...]:  # read for every move checked: the bots check hundreds of thousands
         return tuple(t.name for t in self.territories)
 
     def region_of(self, name: str) -> frozenset[str]:
