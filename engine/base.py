@@ -17,7 +17,7 @@ import functools
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Generic, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Collection, Generic, Hashable, Iterable, Mapping, Sequence, TypeVar
 
 from engine import chance
 from engine.errors import IllegalTurnError, OptionError, PbemError, shown
@@ -219,6 +219,13 @@ class Game(ABC, Generic[S, T]):
     def apply(self, state: S, turn: T) -> S:
         """The state after ``turn``; raise an ``IllegalTurnError`` (or
         ``AmbiguousTurnError``) whose message says what is wrong."""
+
+    def next_states(self, state: S) -> Iterable[S]:
+        """The state after each legal turn, in any order, found as they are
+        read: how the bots' searches expand a position whose turns they
+        need not name (a game that finds the positions while it lists its
+        turns may give them without naming the turns)."""
+        return (self.apply(state, turn) for turn in self.legal_turns(state))
 
     def is_over(self, state: S) -> bool:
         return self.to_move(state) is None and self.chance(state) is None

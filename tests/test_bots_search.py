@@ -4,6 +4,7 @@ game with hidden information decides from its view alone."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -167,3 +168,18 @@ def test_logger_bot_chops_the_longest_row_it_can(position):
     assert max(gains.values()) == 3 and sum(g == 3 for g in gains.values()) < len(gains) / 2
     for seed in range(4):
         assert gains[choose(game, state, 0, "beginner", seed=seed, timed=False).turn] == 3
+
+
+#: an Attactics position of a game between bots where most turns capture more than the stash can
+#: serve, so the mover states how the captured pieces are replaced (292 turns, 188 with fills)
+MANY_CAPTURES = "....2m2s.2s/....2m2s2s2s/.....2m.2m/......2m./1m....1l1l./1s1m....../1s1s1m...../1s1s.1m.... 1 2"
+
+
+def test_an_attactics_position_of_many_captures_expands_to_the_states_its_turns_lead_to():
+    kind = registry.get("attactics")
+    state = kind.notation.parse_position(MANY_CAPTURES, {})
+    turns = kind.rules.legal_turns(state)
+    assert len(turns) == 292 and sum(1 for t in turns if t.fills) == 188
+    after = Counter(repr(s) for s in kind.rules.next_states(state))
+    assert after == Counter(repr(kind.rules.apply(state, turn)) for turn in turns)
+    assert len(after) > 200  # most of the turns end in a position of their own

@@ -34,6 +34,7 @@ import functools
 import hashlib
 import json
 import random
+from collections import Counter
 import re
 from dataclasses import dataclass, field
 from itertools import islice
@@ -379,6 +380,19 @@ def test_a_turn_of_another_position_is_legal_only_where_the_rules_list_it(name):
                 checked += 1
     # a game listing its turns lazily may share no turn between two positions' first 10,000
     assert checked > 0 or getattr(rules, "iter_turns", None) is not None
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if getattr(kind_of(name).rules, "iter_turns", None) is None])
+def test_the_states_a_position_leads_to_are_those_its_listed_turns_lead_to(name):
+    """``next_states`` (how the bots' searches expand a position) gives the
+    position after each legal turn, whatever order it finds them in."""
+    rules = kind_of(name).rules
+    looked_at = 0
+    for state, _ in positions(name):
+        after = Counter(repr(s) for s in rules.next_states(state))
+        assert after == Counter(repr(rules.apply(state, turn)) for turn in rules.legal_turns(state))
+        looked_at += bool(after)
+    assert looked_at > 0
 
 
 # -- self-play and records --------------------------------------------------------

@@ -24,4 +24,7 @@ def evaluate(game: Game, state: Any) -> tuple[float, ...]:
     return (first, 1.0 - first)
 
 
-HOOKS = Hooks(evaluate=evaluate, playout_plies=4, choose=chooser(evaluate))
+#: version 2 (2026-11-28): the search expands a position with ``next_states``, in the order its
+#: captures' outcomes are found, not the listed turns' order: within the same node budget the
+#: search may cut off elsewhere, so a game can go differently (and goes about 20 times faster)
+HOOKS = Hooks(evaluate=evaluate, playout_plies=4, choose=chooser(evaluate), version=2)

@@ -291,9 +291,20 @@ class AttacticsGame(Game[AttacticsState, Turn]):
     def legal_turns(self, state: AttacticsState) -> list[Turn]:
         if state.to_move is None:
             return []
-        return list(self._turns(state))
+        return [turn for turn, _work in self._listed(state, named=True)]
 
-    def _turns(self, state: AttacticsState) -> Iterator[Turn]:
+    def next_states(self, state: AttacticsState) -> Iterator[AttacticsState]:
+        """The position after each legal turn, the boards found as the
+        turns are listed, without the turns' canonical fills (applying each
+        listed turn settled its captures again, and naming the fills of a
+        position of many captures took a third of a second)."""
+        if state.to_move is None:
+            return iter(())
+        return (self.finish(state, work) for _turn, work in self._listed(state, named=False))
+
+    def _listed(self, state: AttacticsState, named: bool) -> Iterator[tuple[Turn | None, Work | None]]:
+        """The legal turns in order, with no board (``named``), or the
+        board after each, with the turn only where it leaves no choice."""
         mover, board = state.to_move, state.board
         stash = state.stashes[mover]
         mine = sorted((s for s, p in enumerate(board) if p and owner(p) == mover), key=order)
@@ -308,13 +319,14 @@ class AttacticsGame(Game[AttacticsState, Turn]):
                 if not placed:
                     continue
                 if self._simple_capture(board, stash, mover, to, placed, near):
-                    yield Move(frm, to)
+                    move = Move(frm, to)
+                    yield move, None if named else self._only_board(*self.prepare(state, move))
                 else:
-                    yield from self._variants(state, Move(frm, to))
+                    yield from self._variants(state, Move(frm, to), named)
             if size < 3 and stash[size]:
-                yield from self._variants(state, Grow(frm))
+                yield from self._variants(state, Grow(frm), named)
             if size == 1 or stash[size - 2]:
-                yield from self._variants(state, Shrink(frm))
+                yield from self._variants(state, Shrink(frm), named)
 
     @staticmethod
     def _simple_capture(board: tuple[int, ...], stash: tuple[int, ...], mover: int, to: int, placed: int, clone: bool) -> bool:
@@ -329,14 +341,24 @@ class AttacticsGame(Game[AttacticsState, Turn]):
                 left[(piece & 3) - 1] -= 1
         return min(left) >= 0
 
-    def _variants(self, state: AttacticsState, turn: Turn) -> Iterator[Turn]:
+    def _variants(self, state: AttacticsState, turn: Turn, named: bool) -> Iterator[tuple[Turn | None, Work | None]]:
         work, pending = self.prepare(state, turn)
         if settle.no_choice(work, pending):
-            yield turn
+            yield turn, None if named else self._only_board(work, pending)
             return
-        outcomes, _rest = self.outcomes(work, pending)
+        outcomes, boards = self.outcomes(work, pending)
+        if not named:
+            for done in boards.values():
+                yield None, done
+            return
         for fills in settle.Index(outcomes).canonical_all().values():
-            yield _with_fills(turn, fills)
+            yield _with_fills(turn, fills), None
+
+    def _only_board(self, work: Work, pending: Captures | Reductions | None) -> Work:
+        """The board of a turn that leaves no choice."""
+        _outcomes, boards = self.outcomes(work, pending)
+        (only,) = boards.values()
+        return only
 
 
 def _with_fills(turn: Turn, fills: tuple[Fill, ...]) -> Turn:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from engine.base import Game
 from engine.bots import payoff
@@ -47,7 +47,9 @@ def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, 
     chance, nothing hidden), looking ``max_depth`` turns ahead at most
     within ``max_nodes`` positions (and before ``deadline``, a
     ``time.process_time()`` value, when given: CPU seconds, checked at
-    every position and while a position's turns are applied).  Turns of equal worth are
+    every position and once its children are found).  Below the root, a
+    position's children are ``game.next_states`` (their turns are not
+    needed, and naming them can cost most of a search).  Turns of equal worth are
     taken in ``rng``'s order (shuffled), so a seeded bot varies its play
     where the search sees no difference."""
     seat = game.to_move(state)
@@ -71,29 +73,28 @@ def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, 
         if depth == 0:
             return evaluate(game, position)[mover]
         nxt = game.to_move(position)
-        children = []
-        for t in game.legal_turns(position):  # a position of Attactics has up to a hundred turns, each slow
-            children.append(game.apply(position, t))
-            out_of_time()
-        if not children:
-            return evaluate(game, position)[mover]
+        children: Iterable[Any] = game.next_states(position)  # found as they are needed: a cut-off spares the rest
         if depth > 1:  # the most promising first: more cut-offs
-            children.sort(key=lambda child: -evaluate(game, child)[nxt])
+            children = sorted(children, key=lambda child: -evaluate(game, child)[nxt])
+            out_of_time()
+        seen = False
         if nxt == mover:  # a player who moves again (a pass is a turn, so rarely)
             best = -1.0
             for child in children:
+                seen = True
                 best = max(best, value_for(mover, child, depth - 1, alpha, beta, ply + 1))
                 alpha = max(alpha, best)
                 if alpha >= beta:
                     break
-            return best
+            return best if seen else evaluate(game, position)[mover]
         best, their_alpha, their_beta = -1.0, 1.0 - beta, 1.0 - alpha  # negamax: payoffs add up to 1
         for child in children:
+            seen = True
             best = max(best, value_for(nxt, child, depth - 1, their_alpha, their_beta, ply + 1))
             their_alpha = max(their_alpha, best)
             if their_alpha >= their_beta:
                 break
-        return 1.0 - best
+        return 1.0 - best if seen else evaluate(game, position)[mover]
 
     order = list(range(len(turns)))
     if rng is not None:
