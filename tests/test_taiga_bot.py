@@ -1,6 +1,7 @@
 """Taiga's bot from easy up (``engine/taiga/bot.py``): it searches only the
-turns its evaluation ranks best straight after them, it plays one of
-those, and it decides from its view alone."""
+turns its evaluation ranks best straight after them (from medium up,
+comparing them on the same luck), it plays one of those, and it decides
+from its view alone."""
 
 from __future__ import annotations
 
@@ -55,4 +56,28 @@ def test_an_easy_bot_decides_the_same_whatever_the_hidden_tiles_are():
     assert changed != state and game.view(changed, seat) == game.view(state, seat)
     one = choose(game, game.view(state, seat), seat, "easy", seed=2, timed=False)
     two = choose(game, game.view(changed, seat), seat, "easy", seed=2, timed=False)
+    assert one == two
+
+
+def test_a_medium_bot_compares_the_best_turns_on_the_same_luck_and_plays_one():
+    game, crowded = _crowded(2)
+    for state, seat in crowded:
+        view = game.view(state, seat)
+        turns = mcts.turns_of(game, view)
+        picked = choose(game, view, seat, "medium", seed=3, timed=False)
+        assert picked.why == "the turns best at once, compared on the same luck"
+        assert picked.playouts == 300  # 50 samples of the 6 turns
+        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
+        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[bot.SEARCHED - 1]
+
+
+def test_a_medium_bot_decides_the_same_whatever_the_hidden_tiles_are():
+    game, crowded = _crowded(1)
+    state, seat = crowded[0]
+    pile = list(state.pile)
+    random.Random(6).shuffle(pile)
+    changed = replace(state, pile=tuple(pile))
+    assert changed != state and game.view(changed, seat) == game.view(state, seat)
+    one = choose(game, game.view(state, seat), seat, "medium", seed=2, timed=False)
+    two = choose(game, game.view(changed, seat), seat, "medium", seed=2, timed=False)
     assert one == two

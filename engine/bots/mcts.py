@@ -186,7 +186,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
             depth += 1
             if untried:
                 break
-        pay = _playout(game, state, rng, hooks, seat)
+        pay = playout(game, state, rng, hooks, seat)
         for n in path:
             n.visits += 1
             for p in range(players):
@@ -226,15 +226,18 @@ def _widen(game: Game, state: Any, node: Node, turns: list[Any], rng: random.Ran
     return None, here
 
 
-def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int) -> tuple[float, ...]:
+def playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int,
+            chance: random.Random | None = None) -> tuple[float, ...]:
     """Play random turns (or the hook's policy) to the end or the cutoff:
     ``hooks.playout_plies`` turns, then on to the bot's own turn, so that
     every cut-off position is judged with the same player to move (a game
     like Ataxx, where the side that just moved is always ahead, would
-    otherwise be judged by the parity of the playout)."""
+    otherwise be judged by the parity of the playout).  Chance is settled
+    with ``chance`` (default: ``rng``, which chooses the turns)."""
+    chance = rng if chance is None else chance
     players = game.players(state)
     for ply in range(hooks.playout_plies + players):
-        state = settle_randomly(game, state, rng)
+        state = settle_randomly(game, state, chance)
         mover = game.to_move(state)
         if mover is None or (ply >= hooks.playout_plies and mover == seat):
             break
@@ -248,7 +251,7 @@ def _playout(game: Game, state: Any, rng: random.Random, hooks: Hooks, seat: int
             state = game.apply(state, turn)
         except PbemError:
             break
-    state = settle_randomly(game, state, rng)
+    state = settle_randomly(game, state, chance)
     if game.is_over(state):
         return payoff.final(game, state)
     return hooks.evaluate(game, state)

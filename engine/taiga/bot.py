@@ -25,7 +25,10 @@ truck, forests served by camps, species tokens), not by money alone.
 ``choose``: from easy up, the search is given only the few turns that
 ``evaluate`` ranks best straight after them (``narrowed``): with every turn
 searched, a position's 3 to 82 turns each had too few playouts to be told
-apart.
+apart.  From medium up those turns are compared on the same luck
+(``engine.bots.paired``): each sample deals the hidden pile once and plays
+every turn from it with the same draws, where the tree search's playouts
+differed in their draws as much as in their turns.
 """
 
 from __future__ import annotations
@@ -118,21 +121,41 @@ def narrowed(game: Game, view: TaigaState, seat: int, turns: list[Any], rng: ran
     return [turns[index] for _, _, index in ranked[:SEARCHED]]
 
 
+#: the fewest playouts of a level that compares its turns on the same luck
+#: (``engine.bots.paired``) instead of the tree search: medium against easy
+#: was 52% of 40 with the tree search (both levels alike); see docs/bots.md
+PAIRED_FROM = 300
+#: turns a paired playout plays before it is judged (the tree search's
+#: playouts play ``HOOKS.playout_plies``): the longer, the more of the
+#: result is the playout's random turns, not the turn compared
+PAIRED_PLIES = 3
+
+
 def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
-    """Easy and up: the tree search among the turns the evaluation ranks
-    best at once (``narrowed``); None (the search over every turn) for a
-    beginner, or when there are few turns."""
-    from engine.bots import mcts
+    """Easy: the tree search among the turns the evaluation ranks best at
+    once (``narrowed``); medium and up: those turns compared on the same
+    luck, ``level.playouts`` playouts shared among them
+    (``engine.bots.paired``).  None (the search over every turn) for a
+    beginner, when there is one turn, or for easy when there are few."""
+    from engine.bots import mcts, paired
     from engine.bots.player import Choice
 
     if level.playouts < NARROWED_FROM:
         return None
     turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
-    if len(turns) <= SEARCHED:
+    few = len(turns) <= SEARCHED
+    if len(turns) <= 1 or (few and level.playouts < PAIRED_FROM):
         return None
-    found = mcts.search(game, view, seat, level.playouts, rng, HOOKS, budget, narrowed(game, view, seat, turns, rng))
+    candidates = turns if few else narrowed(game, view, seat, turns, rng)
+    if level.playouts >= PAIRED_FROM:
+        found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng,
+                               replace(HOOKS, playout_plies=PAIRED_PLIES), budget)
+        return Choice(found.turn, found.value, playouts=found.samples * len(candidates),
+                      why="the turns best at once, compared on the same luck")
+    found = mcts.search(game, view, seat, level.playouts, rng, HOOKS, budget, candidates)
     return Choice(found.turn, found.value, playouts=found.playouts, why="search of the turns best at once")
 
 
+#: version 3 (2026-11-28): medium and up compare the best turns on the same luck
 HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10,
-              choose=choose, version=2)
+              choose=choose, version=3)
