@@ -12,17 +12,13 @@ from engine.bots import paired
 from engine.bots.budget import Budget
 from engine.bots.hooks import Hooks, hooks_for
 from hands_game import ANIMALS, HIDDEN, HandsGame
-from notation import registry
+from test_bots_search import last_piece
 
 SEED = "cd" * 32
 
 
 def test_the_comparison_finds_the_turn_that_wins():
-    kind = registry.get("ataxx")
-    game = kind.rules
-    state = kind.notation.parse_position("6o/7/4x2/7/7/7/x6 x 0 1")
-    turns = game.legal_turns(state)
-    winning = [t for t in turns if game.is_over(game.apply(state, t))]
+    game, state, turns, winning = last_piece()
     others = [t for t in turns if t not in winning][:5]
     for seed in range(3):
         found = paired.compare(game, state, 0, others + winning[:1], 4, random.Random(seed), hooks_for(game))

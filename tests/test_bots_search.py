@@ -44,13 +44,19 @@ def test_greenhouse_bot_solves_a_small_greenhouse():
     assert played.payoffs == (1.0,), game.result(played.state)
 
 
-def test_ataxx_bot_takes_the_last_piece():
+def last_piece():
+    """An Ataxx position where x can take o's only piece (g7), only by
+    moving next to it from e5: the game, the position, its turns and the
+    winning ones."""
     kind = registry.get("ataxx")
     game = kind.rules
-    # x can take o's only piece (g7) only by moving next to it: from e5 to f6 or a jump onto f7/g6... only e5 reaches
     state = kind.notation.parse_position("6o/7/4x2/7/7/7/x6 x 0 1")
     turns = game.legal_turns(state)
-    winning = [t for t in turns if game.is_over(game.apply(state, t))]
+    return game, state, turns, [t for t in turns if game.is_over(game.apply(state, t))]
+
+
+def test_ataxx_bot_takes_the_last_piece():
+    game, state, turns, winning = last_piece()
     assert 0 < len(winning) < len(turns) / 4
     for seed in range(5):
         turn = choose(game, state, 0, "beginner", seed=seed, timed=False).turn

@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from engine.bots import choose, mcts
 from engine.taiga import bot
 from test_bots_determinize import positions
@@ -34,50 +36,31 @@ def test_the_searched_turns_are_those_the_evaluation_ranks_best():
         assert min(worth[repr(t)] for t in kept) >= max(dropped), (kept, dropped)
 
 
-def test_an_easy_bot_plays_one_of_the_searched_turns():
+@pytest.mark.parametrize("level, how, playouts", [
+    ("easy", "search of the turns best at once", 150),
+    ("medium", "the turns best at once, compared on the same luck", 300),  # 50 samples of the 6 turns
+])
+def test_a_bot_plays_one_of_the_turns_best_at_once(level, how, playouts):
     game, crowded = _crowded(2)
     for state, seat in crowded:
         view = game.view(state, seat)
         turns = mcts.turns_of(game, view)
-        picked = choose(game, view, seat, "easy", seed=3, timed=False)
-        assert picked.why == "search of the turns best at once" and picked.playouts == 150
+        picked = choose(game, view, seat, level, seed=3, timed=False)
+        assert picked.why == how and picked.playouts == playouts
         worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
         # one of the best (turns of equal worth are drawn at random among themselves)
         assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[bot.SEARCHED - 1]
         assert worth[bot.SEARCHED - 1] > worth[-1]  # not every turn is as good
 
 
-def test_an_easy_bot_decides_the_same_whatever_the_hidden_tiles_are():
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_a_bot_decides_the_same_whatever_the_hidden_tiles_are(level):
     game, crowded = _crowded(1)
     state, seat = crowded[0]
     pile = list(state.pile)
     random.Random(5).shuffle(pile)
     changed = replace(state, pile=tuple(pile))
     assert changed != state and game.view(changed, seat) == game.view(state, seat)
-    one = choose(game, game.view(state, seat), seat, "easy", seed=2, timed=False)
-    two = choose(game, game.view(changed, seat), seat, "easy", seed=2, timed=False)
-    assert one == two
-
-
-def test_a_medium_bot_compares_the_best_turns_on_the_same_luck_and_plays_one():
-    game, crowded = _crowded(2)
-    for state, seat in crowded:
-        view = game.view(state, seat)
-        turns = mcts.turns_of(game, view)
-        picked = choose(game, view, seat, "medium", seed=3, timed=False)
-        assert picked.why == "the turns best at once, compared on the same luck"
-        assert picked.playouts == 300  # 50 samples of the 6 turns
-        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
-        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[bot.SEARCHED - 1]
-
-
-def test_a_medium_bot_decides_the_same_whatever_the_hidden_tiles_are():
-    game, crowded = _crowded(1)
-    state, seat = crowded[0]
-    pile = list(state.pile)
-    random.Random(6).shuffle(pile)
-    changed = replace(state, pile=tuple(pile))
-    assert changed != state and game.view(changed, seat) == game.view(state, seat)
-    one = choose(game, game.view(state, seat), seat, "medium", seed=2, timed=False)
-    two = choose(game, game.view(changed, seat), seat, "medium", seed=2, timed=False)
+    one = choose(game, game.view(state, seat), seat, level, seed=2, timed=False)
+    two = choose(game, game.view(changed, seat), seat, level, seed=2, timed=False)
     assert one == two
