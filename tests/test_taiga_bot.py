@@ -10,16 +10,16 @@ from dataclasses import replace
 
 import pytest
 
-from engine.bots import choose, mcts
+from engine.bots import choose, mcts, paired
 from engine.taiga import bot
 from test_bots_determinize import positions
 
 
-def _crowded(count: int = 3):
+def _crowded(count: int = 3, searched: int = bot.SEARCHED):
     """Positions of a random game with more turns than the bot searches."""
     game, found = positions("taiga", 40)
     crowded = [(s, seat) for s, seat in found
-               if len(mcts.turns_of(game, game.view(s, seat))) > bot.SEARCHED][::4][:count]
+               if len(mcts.turns_of(game, game.view(s, seat))) > searched][::4][:count]
     assert len(crowded) == count, "too few positions with many turns"
     return game, crowded
 
@@ -36,21 +36,31 @@ def test_the_searched_turns_are_those_the_evaluation_ranks_best():
         assert min(worth[repr(t)] for t in kept) >= max(dropped), (kept, dropped)
 
 
-@pytest.mark.parametrize("level, how, playouts", [
-    ("easy", "search of the turns best at once", 150),
-    ("medium", "the turns best at once, compared on the same luck", 300),  # 50 samples of the 6 turns
+@pytest.mark.parametrize("level, how, playouts, searched", [
+    ("easy", "search of the turns best at once", 150, bot.SEARCHED),
+    ("medium", "the turns best at once, compared on the same luck", 300, bot.SEARCHED),  # 50 samples of 6 turns
+    ("hard", "the turns best at once, compared on the same luck", 1500, bot.SEARCHED_WIDE),  # 125 of 12
 ])
-def test_a_bot_plays_one_of_the_turns_best_at_once(level, how, playouts):
-    game, crowded = _crowded(2)
+def test_a_bot_plays_one_of_the_turns_best_at_once(level, how, playouts, searched, monkeypatch):
+    game, crowded = _crowded(4, searched)
+    compared: list[int] = []  # how many turns each paired comparison was given
+    original = paired.compare
+    monkeypatch.setattr(paired, "compare", lambda g, v, s, candidates, *rest: compared.append(len(candidates))
+                        or original(g, v, s, candidates, *rest))
+    looked_at = 0
     for state, seat in crowded:
         view = game.view(state, seat)
         turns = mcts.turns_of(game, view)
+        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
+        if worth[searched - 1] == worth[-1] or looked_at == 2:  # every turn left out is as good as one kept
+            continue
         picked = choose(game, view, seat, level, seed=3, timed=False)
         assert picked.why == how and picked.playouts == playouts
-        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
         # one of the best (turns of equal worth are drawn at random among themselves)
-        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[bot.SEARCHED - 1]
-        assert worth[bot.SEARCHED - 1] > worth[-1]  # not every turn is as good
+        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[searched - 1]
+        looked_at += 1
+    assert looked_at > 0
+    assert compared == ([] if level == "easy" else [searched] * looked_at)
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
