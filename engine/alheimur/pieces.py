@@ -7,7 +7,7 @@ Players are 0-based here.  A player's stash is five pyramids of each size
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar, Union
 
 from engine.alheimur.worlds import Laid, Layout
