@@ -9,7 +9,11 @@ ahead).  Martian Greenhouse, a solitaire, plays each level on the same
 deal (the game's default: four stashes, four orders) and scores them by
 the game's own score (``engine.bots.match.solitaire_points``): 1 every
 order filled where the other failed, or both filled and in fewer
-breedings; 0.5 the same.  The bots play without their time cap (``timed=False``),
+breedings; 0.5 the same.  Its rows share their deals: game ``i`` of every
+row is played on the game's deal ``i``, and a level's outcome on a deal
+is kept (``solitaire`` in the results, by the bots' tag) for its other
+rows, so each level plays each deal once, not once per row (rows begun
+before, which have no ``deals``, keep the deals seeded by the row).  The bots play without their time cap (``timed=False``),
 so a game depends only on its seed.
 
 Each finished game is added to ``benchmarks/results/bots_strength.json``
@@ -42,9 +46,11 @@ maximum per game.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import multiprocessing
 import os
+import queue
 import random
 import statistics
 import sys
@@ -58,7 +64,7 @@ from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
 from engine.bots.hooks import hooks_for  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
-from engine.bots.match import interval, play_game, solitaire_points  # noqa: E402
+from engine.bots.match import interval, outcome_points, play_game, solitaire_outcome  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
 from notation import registry  # noqa: E402
 
@@ -72,6 +78,10 @@ GAMES = ("ataxx", "attactics", "logger", "greenhouse", "taiga", "alheimur")
 OPTIONS = {"greenhouse": {"stashes": "rbpc", "orders": "4"}}
 #: how a solitaire's levels are compared, in its rows' tag: by the game's score (fewer breedings)
 SOLITAIRE_SCORING = "by=score"
+#: a solitaire row whose game ``i`` is played on the game's deal ``i``, the same in every row, so that
+#: a level's game on a deal is played once for all its rows (kept in ``results["solitaire"]``); rows
+#: begun before (no ``deals``) keep their deals, seeded by the row
+SHARED_DEALS = "shared"
 
 
 # -- the reference player ------------------------------------------------------
@@ -139,10 +149,14 @@ def current(results: dict[str, Any], key: str) -> dict[str, Any] | None:
 
 
 def retire(results: dict[str, Any]) -> None:
-    """Move the rows of older bots (another tag) to ``stale``."""
+    """Move the rows of older bots (another tag) to ``stale``, and forget
+    the solitaire outcomes of older bots."""
     for key in [k for k in results["rows"] if current(results, k) is None]:
         row = results["rows"].pop(key)
         results.setdefault("stale", {})[f"{key} ({row.get('bots', 'untagged')})"] = row
+    kept = results.get("solitaire", {})
+    for key in [k for k in kept if not k.endswith(f"({bots_tag(k.split('/')[0])})")]:
+        del kept[key]
 
 
 def rows(names: list[str], levels: list[str]) -> list[tuple[str, str, str]]:
@@ -158,25 +172,61 @@ def rows(names: list[str], levels: list[str]) -> list[tuple[str, str, str]]:
     return found
 
 
-def play_one(task: tuple[str, str, str, int]) -> tuple[str, int, float, float]:
-    """One game of a row: (row key, index, the level's points, CPU seconds)."""
-    name, level, opponent, index = task
+def solitaire(name: str) -> bool:
+    return registry.get(name).rules.max_players == 1
+
+
+def deal_seed(results: dict[str, Any], name: str, level: str, opponent: str) -> str:
+    """The seed of a row's games: a solitaire row of shared deals (every
+    row begun since) plays the game's deals, any other row its own."""
+    row = results["rows"].get(row_key(name, level, opponent))
+    if solitaire(name) and (row is None or row.get("deals") == SHARED_DEALS):
+        return f"{name}/deal"
+    return row_key(name, level, opponent)
+
+
+def outcome_key(name: str, seed: str, index: int, level: str) -> str:
+    """Where a solitaire level's outcome on a deal is kept: by the bots' tag too."""
+    return f"{seed}#{index} {level} ({bots_tag(name)})"
+
+
+def task_for(results: dict[str, Any], name: str, level: str, opponent: str, index: int) -> tuple:
+    """A game to play, with the outcomes already known on its deal (a solitaire's)."""
+    seed = deal_seed(results, name, level, opponent)
+    kept = results.get("solitaire", {})
+    known = {lv: tuple(kept[outcome_key(name, seed, index, lv)]) for lv in (level, opponent)
+             if outcome_key(name, seed, index, lv) in kept}
+    return name, level, opponent, index, seed, known
+
+
+def play_one(task: tuple) -> tuple[str, int, float, float, str, dict[str, tuple]]:
+    """One game of a row (``task_for``): (row key, index, the level's points,
+    CPU seconds, the deal's seed, the solitaire outcomes played for it, by level)."""
+    name, level, opponent, index, seed, known = task
     start = time.process_time()
-    seed = row_key(name, level, opponent)
+    played: dict[str, tuple] = {}
     if opponent == GREEDY:
         points = vs_reference(level, index, seed)
     else:
         game = registry.get(name).rules
         options = OPTIONS.get(name)
         if game.max_players == 1:
-            points = solitaire_points(game, play_game(game, [level], (seed, index), options),
-                                      play_game(game, [opponent], (seed, index), options))
+            for lv in (level, opponent):
+                if lv not in known:
+                    played[lv] = solitaire_outcome(game, play_game(game, [lv], (seed, index), options))
+            outcomes = {**known, **played}
+            points = outcome_points(outcomes[level], outcomes[opponent])
         else:
             seat = index % 2
             seats = [opponent, opponent]
             seats[seat] = level
             points = play_game(game, seats, (seed, index), options).payoffs[seat]
-    return seed, index, points, time.process_time() - start
+    return row_key(name, level, opponent), index, points, time.process_time() - start, seed, played
+
+
+def keep_outcomes(results: dict[str, Any], name: str, seed: str, index: int, played: dict[str, tuple]) -> None:
+    for lv, outcome in played.items():
+        results.setdefault("solitaire", {})[outcome_key(name, seed, index, lv)] = list(outcome)
 
 
 def load() -> dict[str, Any]:
@@ -195,6 +245,8 @@ def save(results: dict[str, Any]) -> None:
 def add(results: dict[str, Any], key: str, index: int, points: float, cpu: float) -> None:
     row = results["rows"].setdefault(key, {"games": 0, "score": 0.0, "wins": 0, "draws": 0, "losses": 0,
                                            "cpu": 0.0, "done": [], "bots": bots_tag(key.split("/")[0])})
+    if row["games"] == 0 and solitaire(key.split("/")[0]):
+        row.setdefault("deals", SHARED_DEALS)
     if index in row["done"]:
         return
     row["games"] += 1
@@ -230,14 +282,34 @@ def run(wanted: list[tuple[str, str, str]], games: int, jobs: int, seconds: floa
     print(f"{len(todo)} games to play, {jobs} at a time" + (f", for {seconds:g} s at most" if seconds else ""),
           flush=True)
     pool = multiprocessing.Pool(jobs, maxtasksperchild=20)
+    finished: queue.Queue = queue.Queue()
+    waiting = collections.deque(todo)
+
+    def submit() -> None:
+        # a game is handed out only when a process is free, with the solitaire outcomes known by
+        # then: rows are played in order, so a level's games on the deals are played in its first
+        # row and read by the next
+        pool.apply_async(play_one, (task_for(results, *waiting.popleft()),),
+                         callback=finished.put, error_callback=finished.put)
+
     try:
-        pending = pool.imap_unordered(play_one, todo)
+        for _ in range(min(jobs, len(waiting))):
+            submit()
         for _ in todo:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError
-            key, index, points, cpu = pending.next(timeout=left)
+            try:
+                got = finished.get(timeout=left)
+            except queue.Empty:
+                raise TimeoutError from None
+            if isinstance(got, BaseException):
+                raise got
+            key, index, points, cpu, seed, played = got
+            keep_outcomes(results, key.split("/")[0], seed, index, played)
             add(results, key, index, points, cpu)
+            if waiting:
+                submit()
             save(results)
             row = results["rows"][key]
             print(f"{key} #{index}: {points:g} ({cpu:.0f} s CPU); row {row['score']:g}/{row['games']}", flush=True)

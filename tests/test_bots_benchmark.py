@@ -83,3 +83,48 @@ def test_greenhouse_rows_scored_by_filled_orders_only_are_set_aside(strength):
     results = strength.load()
     strength.retire(results)
     assert not results["rows"] and f"greenhouse/easy/beginner ({tag.split()[0]} orders=1,stashes=rb)" in results["stale"]
+
+
+def test_a_solitaire_level_plays_each_deal_once_for_all_its_rows(strength, monkeypatch):
+    """Game 0 of 'beginner against random' and of 'easy against beginner'
+    are on the same deal, and the beginner's game on it is played once:
+    the second row reads its outcome."""
+    monkeypatch.setitem(strength.OPTIONS, "greenhouse", {"stashes": "rb", "orders": "1"})
+    calls = []
+    real = strength.play_game
+
+    def spy(game, levels, seed, options=None, timed=False):
+        calls.append((tuple(levels), seed))
+        return real(game, levels, seed, options, timed)
+
+    monkeypatch.setattr(strength, "play_game", spy)
+    results = strength.load()
+    for level, opponent in (("beginner", "random"), ("easy", "beginner")):
+        [todo] = strength.tasks(results, [("greenhouse", level, opponent)], 1)
+        key, index, points, cpu, seed, played = strength.play_one(strength.task_for(results, *todo))
+        strength.keep_outcomes(results, "greenhouse", seed, index, played)
+        strength.add(results, key, index, points, cpu)
+    assert calls == [(("beginner",), ("greenhouse/deal", 0)), (("random",), ("greenhouse/deal", 0)),
+                     (("easy",), ("greenhouse/deal", 0))]
+    assert results["rows"]["greenhouse/easy/beginner"]["deals"] == "shared"
+    assert results["rows"]["greenhouse/easy/beginner"]["games"] == 1
+
+
+def test_a_solitaire_row_begun_on_its_own_deals_keeps_them(strength):
+    tag = strength.bots_tag("greenhouse")
+    row = {"games": 1, "score": 1.0, "wins": 1, "draws": 0, "losses": 0, "cpu": 1.0, "done": [0], "bots": tag}
+    strength.RESULTS.write_text(json.dumps({"rows": {"greenhouse/easy/random": row}}))
+    results = strength.load()
+    assert strength.task_for(results, "greenhouse", "easy", "random", 1)[4] == "greenhouse/easy/random"
+    assert strength.task_for(results, "greenhouse", "medium", "random", 0)[4] == "greenhouse/deal"
+    assert strength.task_for(results, "ataxx", "easy", "random", 0)[4] == "ataxx/easy/random"
+
+
+def test_outcomes_of_an_older_solitaire_bot_are_forgotten(strength):
+    tag = strength.bots_tag("greenhouse")
+    strength.RESULTS.write_text(json.dumps({"rows": {}, "solitaire": {
+        f"greenhouse/deal#0 easy ({tag})": [1.0, 8], "greenhouse/deal#0 easy (v0 by=score)": [1.0, 9]}}))
+    results = strength.load()
+    strength.retire(results)
+    assert list(results["solitaire"]) == [f"greenhouse/deal#0 easy ({tag})"]
+    assert strength.task_for(results, "greenhouse", "easy", "random", 0)[5] == {"easy": (1.0, 8)}

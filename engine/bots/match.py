@@ -64,19 +64,30 @@ def play_game(game: Game, levels: Sequence[Level | str], seed: Any, options: dic
     return Played(final(game, state), ply, state)
 
 
-def solitaire_points(game: Game, mine: Played, theirs: Played) -> float:
-    """A one-player game's points for ``mine`` against ``theirs`` on the
-    same deal: 1 won where the other lost, or both won and ``mine`` with
-    the lower score (``Game.scores``, golf: fewer breedings); 0.5 the same
-    outcome and score; else 0."""
-    got, versus = mine.payoffs[0], theirs.payoffs[0]
+def solitaire_outcome(game: Game, played: Played) -> tuple[float, float | None]:
+    """What a one-player game's comparison reads of it: the payoff (1 won)
+    and, when won, the game's score (``Game.scores``; None without one)."""
+    got = played.payoffs[0]
+    scores = game.scores(played.state) if got == 1.0 else None
+    return got, (scores[0] if scores else None)
+
+
+def outcome_points(mine: tuple[float, float | None], theirs: tuple[float, float | None]) -> float:
+    """Points of one ``solitaire_outcome`` against another on the same deal:
+    1 won where the other lost, or both won and ``mine`` with the lower
+    score (golf: fewer breedings); 0.5 the same outcome and score; else 0."""
+    (got, score), (versus, other) = mine, theirs
     if got != versus:
         return 1.0 if got > versus else 0.0
-    if got == 1.0:
-        score, other = game.scores(mine.state), game.scores(theirs.state)
-        if score and other and score[0] != other[0]:
-            return 1.0 if score[0] < other[0] else 0.0
+    if got == 1.0 and score is not None and other is not None and score != other:
+        return 1.0 if score < other else 0.0
     return 0.5
+
+
+def solitaire_points(game: Game, mine: Played, theirs: Played) -> float:
+    """A one-player game's points for ``mine`` against ``theirs`` on the
+    same deal (``outcome_points``)."""
+    return outcome_points(solitaire_outcome(game, mine), solitaire_outcome(game, theirs))
 
 
 @dataclass(frozen=True)
