@@ -25,7 +25,8 @@ kept), ``--jobs`` plays games in parallel processes.
 
 Each row also keeps the ``bots`` tag of the games in it: the game's bot
 version (``Hooks.version``, raised whenever a change makes the game's bot
-play differently) and the benchmark's options for the game (Martian
+play differently; a row of levels that a change left as they were, named
+in ``Hooks.kept``, keeps the version they last changed at) and the benchmark's options for the game (Martian
 Greenhouse's deal).  A row whose tag is not the current one holds games of
 older bots: a run moves it to ``stale`` (kept, not counted) and plays the
 row again from game 0; the table counts only rows of the current tag.
@@ -132,20 +133,30 @@ def row_key(name: str, level: str, opponent: str) -> str:
     return f"{name}/{level}/{opponent}"
 
 
-def bots_tag(name: str) -> str:
-    """The tag of a game's rows: its bot's version and the options it is
+def bots_tag(name: str, *levels: str) -> str:
+    """The tag of a game's rows: its bot's version (of the row's ``levels``:
+    the latest at which one of them changed, ``Hooks.version_of``; random
+    play and the reference player never change) and the options it is
     played with here."""
     options = OPTIONS.get(name)
     game = registry.get(name).rules
-    tag = f"v{hooks_for(game).version}"
+    hooks = hooks_for(game)
+    bots = [hooks.version_of(level) for level in levels if level not in ("random", GREEDY)]
+    tag = f"v{max(bots) if bots else hooks.version}"
     tag += (" " + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else "")
     return tag + (f" {SOLITAIRE_SCORING}" if game.max_players == 1 else "")
+
+
+def row_tag(key: str) -> str:
+    """The current tag of row ``key`` (game/level/opponent)."""
+    name, level, opponent = key.split("/")
+    return bots_tag(name, level, opponent)
 
 
 def current(results: dict[str, Any], key: str) -> dict[str, Any] | None:
     """The stored row ``key`` when its games are of the current bots."""
     row = results["rows"].get(key)
-    return row if row is not None and row.get("bots") == bots_tag(key.split("/")[0]) else None
+    return row if row is not None and row.get("bots") == row_tag(key) else None
 
 
 def retire(results: dict[str, Any]) -> None:
@@ -155,7 +166,7 @@ def retire(results: dict[str, Any]) -> None:
         row = results["rows"].pop(key)
         results.setdefault("stale", {})[f"{key} ({row.get('bots', 'untagged')})"] = row
     kept = results.get("solitaire", {})
-    for key in [k for k in kept if not k.endswith(f"({bots_tag(k.split('/')[0])})")]:
+    for key in [k for k in kept if not k.endswith(f"({bots_tag(k.split('/')[0], k.split(' ')[1])})")]:
         del kept[key]
 
 
@@ -187,7 +198,7 @@ def deal_seed(results: dict[str, Any], name: str, level: str, opponent: str) -> 
 
 def outcome_key(name: str, seed: str, index: int, level: str) -> str:
     """Where a solitaire level's outcome on a deal is kept: by the bots' tag too."""
-    return f"{seed}#{index} {level} ({bots_tag(name)})"
+    return f"{seed}#{index} {level} ({bots_tag(name, level)})"
 
 
 def task_for(results: dict[str, Any], name: str, level: str, opponent: str, index: int) -> tuple:
@@ -244,7 +255,7 @@ def save(results: dict[str, Any]) -> None:
 
 def add(results: dict[str, Any], key: str, index: int, points: float, cpu: float) -> None:
     row = results["rows"].setdefault(key, {"games": 0, "score": 0.0, "wins": 0, "draws": 0, "losses": 0,
-                                           "cpu": 0.0, "done": [], "bots": bots_tag(key.split("/")[0])})
+                                           "cpu": 0.0, "done": [], "bots": row_tag(key)})
     if row["games"] == 0 and solitaire(key.split("/")[0]):
         row.setdefault("deals", SHARED_DEALS)
     if index in row["done"]:

@@ -128,3 +128,24 @@ def test_outcomes_of_an_older_solitaire_bot_are_forgotten(strength):
     strength.retire(results)
     assert list(results["solitaire"]) == [f"greenhouse/deal#0 easy ({tag})"]
     assert strength.task_for(results, "greenhouse", "easy", "random", 0)[5] == {"easy": (1.0, 8)}
+
+
+def test_rows_of_levels_a_new_version_left_alone_stay_counted(strength, monkeypatch):
+    """A new bot version that changes only medium and up keeps the rows of
+    beginner and easy (``Hooks.kept``) and sets aside those with medium."""
+    from dataclasses import replace
+
+    real = strength.hooks_for(strength.registry.get("ataxx").rules)
+    old = f"v{real.version}"
+    newer = replace(real, version=real.version + 1, kept={"beginner": real.version, "easy": real.version})
+    monkeypatch.setattr(strength, "hooks_for", lambda game: newer)
+    row = {"games": 20, "score": 20.0, "wins": 20, "draws": 0, "losses": 0, "cpu": 1.0, "done": list(range(20))}
+    strength.RESULTS.write_text(json.dumps({"rows": {
+        "ataxx/easy/beginner": dict(row, bots=old), "ataxx/easy/random": dict(row, bots=old),
+        "ataxx/medium/easy": dict(row, bots=old), "ataxx/medium/random": dict(row, bots=old)}}))
+    results = strength.load()
+    strength.retire(results)
+    assert sorted(results["rows"]) == ["ataxx/easy/beginner", "ataxx/easy/random"]
+    assert sorted(results["stale"]) == [f"ataxx/medium/easy ({old})", f"ataxx/medium/random ({old})"]
+    strength.add(results, "ataxx/medium/easy", 0, 1.0, 0.5)
+    assert results["rows"]["ataxx/medium/easy"]["bots"] == f"v{real.version + 1}"

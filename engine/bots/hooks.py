@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from engine.base import Game
@@ -80,6 +80,13 @@ class Hooks:
     #: plays; the strength table (benchmarks/bots_strength.py) counts only
     #: the games of the current version
     version: int = 1
+    #: levels that still play as they did at an older version (level name:
+    #: that version), so that their rows in the strength table stay counted
+    kept: Mapping[str, int] = field(default_factory=dict)
+
+    def version_of(self, level: str) -> int:
+        """The version at which ``level`` last changed how it plays."""
+        return self.kept.get(level, self.version)
 
 
 DEFAULT = Hooks()
