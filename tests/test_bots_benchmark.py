@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,7 @@ def test_a_solitaire_level_beats_another_by_the_game_s_own_score():
 
 def test_greenhouse_rows_scored_by_filled_orders_only_are_set_aside(strength):
     tag = strength.bots_tag("greenhouse")
-    assert tag.endswith("by=score") and "orders=4" in tag
+    assert "by=score" in tag and "orders=4" in tag
     row = {"games": 20, "score": 10.0, "wins": 0, "draws": 20, "losses": 0, "cpu": 1.0, "done": list(range(20))}
     strength.RESULTS.write_text(json.dumps({"rows": {
         "greenhouse/easy/beginner": dict(row, bots=tag.split()[0] + " orders=1,stashes=rb")}}))
@@ -149,3 +150,50 @@ def test_rows_of_levels_a_new_version_left_alone_stay_counted(strength, monkeypa
     assert sorted(results["stale"]) == [f"ataxx/medium/easy ({old})", f"ataxx/medium/random ({old})"]
     strength.add(results, "ataxx/medium/easy", 0, 1.0, 0.5)
     assert results["rows"]["ataxx/medium/easy"]["bots"] == f"v{real.version + 1}"
+
+
+def test_turn_times_without_the_cap_time_each_level_as_the_strength_rows_play_it(strength, monkeypatch):
+    caps = []
+    real = strength.choose
+
+    def spy(*args, **kwargs):
+        caps.append(kwargs.get("timed", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(strength, "choose", spy)
+    table = strength.times_table(["ataxx"], ["beginner", "easy"], 1, timed=False)
+    assert "no time cap" in table
+    assert re.search(r"^\| ataxx \| beginner \| 3 \| [0-9.]+ \| [0-9.]+ \| 1 \|$", table, re.M)
+    assert re.search(r"^\| ataxx \| easy \| 3 \| [0-9.]+ \| [0-9.]+ \| 1.5 \|$", table, re.M)
+    # for each level, the game the positions come from is played as the server plays (cap on), then
+    # the level's 3 turns without it
+    assert caps.count(False) == 6 and caps[-3:] == [False] * 3 and caps.count(True) > 0
+
+
+def test_rows_of_games_whose_bots_outthink_their_caps_are_played_with_the_caps_on(strength, monkeypatch):
+    """Alheimur's and Greenhouse's bots think several times longer than
+    their levels' caps when untimed, so the server (which caps every turn)
+    plays them with fewer playouts: their rows are played capped, as the
+    server plays, and their untimed rows are set aside."""
+    from engine.bots.match import Played
+
+    assert strength.bots_tag("alheimur").endswith(" timed") and strength.bots_tag("greenhouse").endswith(" timed")
+    assert "timed" not in strength.bots_tag("logger") and "timed" not in strength.bots_tag("taiga")
+
+    untimed = strength.bots_tag("alheimur").removesuffix(" timed")
+    row = {"games": 2, "score": 1.0, "wins": 1, "draws": 0, "losses": 1, "cpu": 1.0, "done": [0, 1], "bots": untimed}
+    strength.RESULTS.write_text(json.dumps({"rows": {"alheimur/easy/beginner": row}}))
+    results = strength.load()
+    strength.retire(results)
+    assert not results["rows"] and f"alheimur/easy/beginner ({untimed})" in results["stale"]
+
+    asked = {}
+
+    def spy(game, levels, seed, options=None, timed=False):
+        asked[game.name] = timed
+        return Played((0.0,) * len(levels), 1, None)  # a loss: nothing more of it is read
+
+    monkeypatch.setattr(strength, "play_game", spy)
+    for name in ("alheimur", "greenhouse", "logger", "taiga"):
+        strength.play_one(strength.task_for(results, name, "easy", "random", 0))
+    assert asked == {"alheimur": True, "greenhouse": True, "logger": False, "taiga": False}
