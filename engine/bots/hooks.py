@@ -72,6 +72,11 @@ class Hooks:
     random_turn: Callable[[Game, Any, random.Random], Any] | None = None
     order_turns: Callable[[Game, Any, list[Any], random.Random], list[Any]] | None = None
     widening: float = 2.0  # with order_turns: children of a node of n visits, 1 + widening * sqrt(n)
+    #: with order_turns, a position below the root is read (and ordered) up
+    #: to this many turns: it only ever widens to a few dozen of them, and
+    #: reading and ordering thousands at each new node of a lazily listed
+    #: game (Alheimur) took seconds
+    below_root: int = 200
     playout_plies: int = 16  # random turns before a playout is cut off and evaluated
     exploration: float = 1.0  # UCT's constant (payoffs are 0 to 1)
     choose: Callable[..., Any] | None = None

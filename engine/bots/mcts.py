@@ -32,6 +32,16 @@ class Node:
     totals: list[float] = field(default_factory=list)  # per player
     children: dict[Hashable, "Node"] = field(default_factory=dict)
     order: list[Any] | None = None  # the turns in the game's order_turns, when it has one
+    #: the set of the last list of turns the node was read with, and that
+    #: list: the root's list is the same every iteration, and hashing its
+    #: thousands of turns again each time was a third of an Alheimur search
+    legal: tuple[list[Any], frozenset[Any]] | None = None
+
+    def legal_set(self, turns: list[Any]) -> frozenset[Any]:
+        """``turns`` as a set, kept while the node is read with the same list."""
+        if self.legal is None or self.legal[0] is not turns:
+            self.legal = (turns, frozenset(turns))
+        return self.legal[1]
 
     def mean(self, player: int) -> float:
         return self.totals[player] / self.visits if self.visits else 0.0
@@ -109,13 +119,6 @@ def _remembered(known: dict[Any, list[Any]], game: Game, state: Any, limit: int 
     return found
 
 
-#: with a game's ``order_turns``, a position below the root is read up to
-#: this many turns: it only ever widens to a few dozen of them, and
-#: reading (and ordering) thousands at each new node of a lazily listed
-#: game (Alheimur) took seconds
-ORDERED_BELOW_ROOT = 200
-
-
 #: the share of the turn's cap the tree search leaves unused: an
 #: iteration can take much longer than any before it (a full garbage
 #: collection of a large process took 0.1 to 0.16 s of a Taiga turn and
@@ -144,7 +147,7 @@ def search(game: Game, view: Any, seat: int, playouts: int, rng: random.Random, 
     done = 0
     known: dict[Any, list[Any]] = {}
     limit = turn_limit(playouts)
-    below = limit if hooks.order_turns is None else min(limit, ORDERED_BELOW_ROOT)
+    below = limit if hooks.order_turns is None else min(limit, hooks.below_root)
     for done in range(1, playouts + 1):
         state = hooks.determinize(game, view, seat, rng)
         node, path = root, [root]
@@ -214,7 +217,7 @@ def _widen(game: Game, state: Any, node: Node, turns: list[Any], rng: random.Ran
     the children legal here to choose among."""
     if node.order is None:
         node.order = hooks.order_turns(game, state, turns, rng)
-    legal = set(turns)  # a determinization may have turns another has not
+    legal = node.legal_set(turns)  # a determinization may have turns another has not
     here = [t for t in node.children if t in legal]
     if not here or len(node.children) < 1 + hooks.widening * math.sqrt(node.visits):
         for turn in node.order:

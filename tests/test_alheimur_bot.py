@@ -1,0 +1,78 @@
+"""Alheimur's bot hooks: a playout's turn picked without listing the
+position's turns is a legal turn, of any kind the position offers; the
+starting colonists are placed so that they survive."""
+
+from __future__ import annotations
+
+import random
+
+from engine.alheimur.bot import random_turn, survivors
+from engine.alheimur.pieces import Civilize, Expand, Turn
+from engine.alheimur.setup import world_name
+from engine.base import settle_from_seed
+from engine.bots import choose
+from notation import registry
+
+SEEDS = [f"{n:02x}" * 32 for n in range(1, 120, 17)]
+
+
+def positions(seed: str, plies: int = 80):
+    """The positions of a two-player game, the setup by beginner bots (a
+    random setup loses its colonists at once) and play by the playouts'
+    turns, settled from ``seed``."""
+    game = registry.get("alheimur").rules
+    state, _ = settle_from_seed(game, game.seeded_state(2, None, seed), seed, 0)
+    found = []
+    for ply in range(plies):
+        seat = game.to_move(state)
+        if seat is None:
+            break
+        found.append((state, seat))
+        turn = random_turn(game, state, random.Random(ply)) or choose(game, game.view(state, seat), seat, "beginner",
+                                                                     seed=ply, timed=False).turn
+        state = game.apply(state, turn)
+        state, _ = settle_from_seed(game, state, seed, ply + 1)
+    return game, found
+
+
+def test_a_playouts_turn_in_play_is_legal_and_of_every_kind_the_position_offers():
+    in_play = []
+    for seed in SEEDS:
+        game, found = positions(seed)
+        in_play += [(state, seat) for state, seat in found if state.phase == "play"]
+    assert len(in_play) >= 20
+    kinds: set[str] = set()
+    for index, (state, _) in enumerate(in_play):
+        rng = random.Random(index)
+        for _ in range(30):
+            turn = random_turn(game, state, rng)
+            assert isinstance(turn, Turn)
+            game.apply(state, turn)  # raises when the turn is not legal
+            assert len(turn.expansion) + len(turn.moves) <= 1
+            if turn.expansion:
+                kinds.add("civilize" if isinstance(turn.expansion[0], Civilize) else "expand")
+                assert isinstance(turn.expansion[0], (Expand, Civilize))
+            elif turn.moves:
+                kinds.add(type(turn.moves[0]).__name__)
+            else:
+                kinds.add("nothing")
+    assert {"nothing", "expand", "civilize", "Migrate"} <= kinds, kinds
+
+
+def test_setup_turns_are_listed_not_picked():
+    game, found = positions(SEEDS[0])
+    setup = [state for state, _ in found if state.phase in ("build", "colonists")]
+    assert setup
+    assert all(random_turn(game, state, random.Random(0)) is None for state in setup)
+
+
+def test_a_bots_starting_colonists_all_survive_the_first_survival_check():
+    for seed in SEEDS[:3]:
+        game, found = positions(seed, plies=12)
+        placing = [(state, seat) for state, seat in found if state.phase == "colonists"]
+        assert placing
+        for state, seat in placing:
+            turn = choose(game, game.view(state, seat), seat, "beginner", seed=0).turn
+            after = survivors(game.apply(state, turn))
+            world = after.world(world_name(seat))
+            assert sum(1 for _, piece in world.pieces if piece.owner == seat) == 3, turn
