@@ -51,4 +51,4 @@ def choose(game: Game, view: Any, seat: int, level: Level, rng: random.Random, b
     return None
 
 
-HOOKS = Hooks(choose=choose, version=3)
+HOOKS = Hooks(choose=choose, version=4)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Iterator
 
 from engine.greenhouse import breeding
@@ -176,7 +177,8 @@ def candidates(state: GreenhouseState, left: int = 3) -> Iterator[Breed]:
             continue
 
         def useful(genes: Genes) -> bool:
-            return genes in unfilled or bool(breeding.triples(genes) & halves)
+            # a child is rarely met twice: its triples read in C, not cached
+            return genes in unfilled or not halves.isdisjoint(combinations(genes, 3))
 
         seen: set[tuple[Genes, Genes]] = set()
         for sa in breeding.SELECTIONS:
