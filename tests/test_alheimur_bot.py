@@ -9,30 +9,22 @@ import random
 from engine.alheimur.bot import random_turn, survivors
 from engine.alheimur.pieces import Civilize, Expand, Turn
 from engine.alheimur.setup import world_name
-from engine.base import settle_from_seed
 from engine.bots import choose
-from notation import registry
+from test_bots_determinize import positions as shared_positions
 
 SEEDS = [f"{n:02x}" * 32 for n in range(1, 120, 17)]
 
 
+def _playout_or_beginner(game, state, seat: int, ply: int):
+    """The playouts' turn in play; in the setup a beginner bot's (a random
+    setup loses its colonists at once)."""
+    return random_turn(game, state, random.Random(ply)) or choose(game, game.view(state, seat), seat, "beginner",
+                                                                 seed=ply, timed=False).turn
+
+
 def positions(seed: str, plies: int = 80):
-    """The positions of a two-player game, the setup by beginner bots (a
-    random setup loses its colonists at once) and play by the playouts'
-    turns, settled from ``seed``."""
-    game = registry.get("alheimur").rules
-    state, _ = settle_from_seed(game, game.seeded_state(2, None, seed), seed, 0)
-    found = []
-    for ply in range(plies):
-        seat = game.to_move(state)
-        if seat is None:
-            break
-        found.append((state, seat))
-        turn = random_turn(game, state, random.Random(ply)) or choose(game, game.view(state, seat), seat, "beginner",
-                                                                     seed=ply, timed=False).turn
-        state = game.apply(state, turn)
-        state, _ = settle_from_seed(game, state, seed, ply + 1)
-    return game, found
+    """The positions of a two-player game played so, settled from ``seed``."""
+    return shared_positions("alheimur", plies, seed=seed, pick=_playout_or_beginner)
 
 
 def test_a_playouts_turn_in_play_is_legal_and_of_every_kind_the_position_offers():

@@ -19,19 +19,24 @@ from notation import registry
 SEED = "5e" * 32
 
 
-def positions(name: str, plies: int, players: int = 2):
-    """The positions of a game of random turns, settled from ``SEED``, each
-    with the player to move, up to ``plies`` turns."""
+def _random(game, state, seat: int, ply: int):
+    return random_turn(game, game.view(state, seat), ply)
+
+
+def positions(name: str, plies: int, players: int = 2, seed: str = SEED, pick=_random):
+    """The positions of a game of random turns (or ``pick(game, state,
+    seat, ply)``'s), settled from ``seed``, each with the player to move,
+    up to ``plies`` turns."""
     game = registry.get(name).rules
-    state, _ = settle_from_seed(game, game.seeded_state(players, None, SEED), SEED, 0)
+    state, _ = settle_from_seed(game, game.seeded_state(players, None, seed), seed, 0)
     found = []
     for ply in range(plies):
         seat = game.to_move(state)
         if seat is None:
             break
         found.append((state, seat))
-        state = game.apply(state, random_turn(game, game.view(state, seat), ply))
-        state, _ = settle_from_seed(game, state, SEED, ply + 1)
+        state = game.apply(state, pick(game, state, seat, ply))
+        state, _ = settle_from_seed(game, state, seed, ply + 1)
     return game, found
 
 
