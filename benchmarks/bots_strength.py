@@ -30,7 +30,11 @@ Each finished game is added to ``benchmarks/results/bots_strength.json``
 the games played), so runs add up: a later run plays the next games of
 each row, new seeds, until ``--games`` are done.  ``--seconds`` bounds a
 run (the games still being played then are dropped; the finished ones are
-kept), ``--jobs`` plays games in parallel processes.
+kept), ``--jobs`` plays games in parallel processes.  Two runs at once
+(say one of capped rows, one of untimed) must not share the file: the
+second keeps its games in a file of its own (``--results FILE``, begun
+from a copy of the committed one) and ``--merge FILE`` adds its rows back.
+``--against random`` or ``--against below`` plays only those rows.
 
 Each row also keeps the ``bots`` tag of the games in it: the game's bot
 version (``Hooks.version``, raised whenever a change makes the game's bot
@@ -42,6 +46,9 @@ row again from game 0; the table counts only rows of the current tag.
 
     .venv/bin/python benchmarks/bots_strength.py --only ataxx --only attactics --seconds 3600
     .venv/bin/python benchmarks/bots_strength.py --top easy --games 20 --jobs 2
+    .venv/bin/python benchmarks/bots_strength.py --only logger --levels strongest --against random \
+        --games 75 --results /tmp/other.json                       # beside another run
+    .venv/bin/python benchmarks/bots_strength.py --merge /tmp/other.json
     .venv/bin/python benchmarks/bots_strength.py --table          # the table, from the stored results
     .venv/bin/python benchmarks/bots_strength.py --times          # CPU per bot turn over whole games
 
@@ -257,17 +264,47 @@ def keep_outcomes(results: dict[str, Any], name: str, seed: str, index: int, pla
         results.setdefault("solitaire", {})[outcome_key(name, seed, index, lv)] = list(outcome)
 
 
-def load() -> dict[str, Any]:
-    if RESULTS.exists():
-        return json.loads(RESULTS.read_text())
+def load(path: Path | None = None) -> dict[str, Any]:
+    path = path or RESULTS
+    if path.exists():
+        return json.loads(path.read_text())
     return {"rows": {}}
 
 
-def save(results: dict[str, Any]) -> None:
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    temporary = RESULTS.with_suffix(".tmp")
+def save(results: dict[str, Any], path: Path | None = None) -> None:
+    path = path or RESULTS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-    os.replace(temporary, RESULTS)
+    os.replace(temporary, path)
+
+
+def merge(results: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """Add to ``results`` what a run kept in another file (``--results``,
+    begun from a copy of these results): each row of the current bots that
+    has games these lack, and the solitaire outcomes.  A row played on in
+    both files since (neither's games contain the other's) is a conflict:
+    ``ValueError`` naming it, and nothing is changed.  The keys of the rows
+    taken."""
+    taken, conflicts = [], []
+    for key, row in other.get("rows", {}).items():
+        if row.get("bots") != row_tag(key):
+            continue
+        mine = results["rows"].get(key)
+        if mine is not None and mine.get("bots") == row["bots"]:
+            if set(row["done"]) <= set(mine["done"]):
+                continue
+            if not set(mine["done"]) <= set(row["done"]):
+                conflicts.append(key)
+                continue
+        taken.append(key)
+    if conflicts:
+        raise ValueError(f"rows played on in both files: {', '.join(conflicts)}; "
+                         "play a row in one file at a time")
+    for key in taken:
+        results["rows"][key] = other["rows"][key]
+    results.setdefault("solitaire", {}).update(other.get("solitaire", {}))
+    return taken
 
 
 def add(results: dict[str, Any], key: str, index: int, points: float, cpu: float) -> None:
@@ -299,8 +336,9 @@ def tasks(results: dict[str, Any], wanted: list[tuple[str, str, str]], games: in
             index += 1
 
 
-def run(wanted: list[tuple[str, str, str]], games: int, jobs: int, seconds: float | None) -> None:
-    results = load()
+def run(wanted: list[tuple[str, str, str]], games: int, jobs: int, seconds: float | None,
+        path: Path | None = None) -> None:
+    results = load(path)
     retire(results)
     todo = list(tasks(results, wanted, games))
     if not todo:
@@ -338,7 +376,7 @@ def run(wanted: list[tuple[str, str, str]], games: int, jobs: int, seconds: floa
             add(results, key, index, points, cpu)
             if waiting:
                 submit()
-            save(results)
+            save(results, path)
             row = results["rows"][key]
             print(f"{key} #{index}: {points:g} ({cpu:.0f} s CPU); row {row['score']:g}/{row['games']}", flush=True)
     except (TimeoutError, multiprocessing.TimeoutError):
@@ -357,8 +395,8 @@ def verdict(score: float, games: int, target: float) -> str:
     return "PASS" if low >= target else "MISS" if high < target else "open"
 
 
-def table(names: list[str], levels: list[str]) -> str:
-    results = load()
+def table(names: list[str], levels: list[str], path: Path | None = None) -> str:
+    results = load(path)
     lines = ["| game | level | opponent | score | 95% interval | games | target | verdict |",
              "|---|---|---|---|---|---|---|---|"]
     for name, level, opponent in rows(names, levels):
@@ -436,6 +474,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games wanted per row (default 20)")
     parser.add_argument("--top", default="strongest", choices=ORDER, help="the strongest level to play")
     parser.add_argument("--levels", help="only these levels, comma separated (their rows vs random and below)")
+    parser.add_argument("--against", choices=("random", "below"),
+                        help="only the rows against random play, or only those against the level below")
     parser.add_argument("--only", action="append", choices=GAMES, help="only these games (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     parser.add_argument("--seconds", type=float, help="stop after this long, keeping the finished games")
@@ -445,19 +485,35 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3, help="with --times: turns timed at each of 3 places")
     parser.add_argument("--untimed", action="store_true",
                         help="with --times: without the levels' caps, as the strength rows play")
+    parser.add_argument("--results", type=Path,
+                        help="keep this run's games in this file, not the committed one (begun from a copy of "
+                             "it when missing), so that two runs at once do not overwrite each other; "
+                             "--merge adds them back")
+    parser.add_argument("--merge", type=Path, action="append",
+                        help="add the rows another run kept (--results) to the committed results")
     args = parser.parse_args()
+    if args.merge:
+        results = load()
+        for path in args.merge:
+            print(f"{path}: " + (", ".join(merge(results, load(path))) or "nothing new"))
+        save(results)
+        return
+    if args.results and not args.results.exists():
+        save(load(), args.results)
     names = args.only or list(GAMES)
     levels = ORDER[:ORDER.index(args.top) + 1]
     if args.levels:
         levels = [lv for lv in levels if lv in args.levels.split(",")]
     if args.table:
-        print(table(names, levels))
+        print(table(names, levels, args.results))
     elif args.times:
         timed = [lv for lv in levels if lv != "random"] if args.levels else [DEFAULT_LEVEL]
         print(times_table(names, timed, args.turns, not args.untimed))
     else:
-        run(rows(names, levels), args.games, args.jobs, args.seconds)
-        print(table(names, levels))
+        wanted = [r for r in rows(names, levels)
+                  if args.against is None or (r[2] == "random") == (args.against == "random")]
+        run(wanted, args.games, args.jobs, args.seconds, args.results)
+        print(table(names, levels, args.results))
 
 
 if __name__ == "__main__":

@@ -197,3 +197,30 @@ def test_rows_of_games_whose_bots_outthink_their_caps_are_played_with_the_caps_o
     for name in ("alheimur", "greenhouse", "logger", "taiga"):
         strength.play_one(strength.task_for(results, name, "easy", "random", 0))
     assert asked == {"alheimur": True, "greenhouse": True, "logger": False, "taiga": False}
+
+
+def test_a_run_kept_in_another_file_is_merged_back_row_by_row(strength, tmp_path):
+    """Two runs at once each keep their games in a file of their own
+    (``--results``); merging adds the rows the other run played on, and
+    refuses a row both played on."""
+    tag = strength.bots_tag("ataxx")
+    row = {"games": 1, "score": 1.0, "wins": 1, "draws": 0, "losses": 0, "cpu": 1.0, "done": [0], "bots": tag}
+    strength.save({"rows": {"ataxx/easy/random": row}})
+    other_path = tmp_path / "other.json"
+    strength.save(strength.load(), other_path)
+    other = strength.load(other_path)
+    strength.add(other, "ataxx/easy/random", 1, 0.0, 2.0)
+    strength.add(other, "ataxx/medium/random", 0, 1.0, 2.0)
+    strength.save(other, other_path)
+
+    results = strength.load()
+    assert sorted(strength.merge(results, strength.load(other_path))) == ["ataxx/easy/random", "ataxx/medium/random"]
+    assert results["rows"]["ataxx/easy/random"]["games"] == 2 and results["rows"]["ataxx/easy/random"]["score"] == 1.0
+    assert strength.merge(results, strength.load(other_path)) == []  # nothing new the second time
+
+    strength.add(results, "ataxx/easy/random", 2, 1.0, 1.0)  # played on here...
+    strength.add(other, "ataxx/easy/random", 3, 1.0, 1.0)  # ...and there
+    before = json.dumps(results, sort_keys=True)
+    with pytest.raises(ValueError, match="ataxx/easy/random"):
+        strength.merge(results, other)
+    assert json.dumps(results, sort_keys=True) == before
