@@ -495,7 +495,11 @@ def main() -> None:
     if args.merge:
         results = load()
         for path in args.merge:
-            print(f"{path}: " + (", ".join(merge(results, load(path))) or "nothing new"))
+            try:
+                taken = merge(results, load(path))
+            except ValueError as refused:
+                parser.exit(2, f"{path}: {refused}; nothing was merged\n")
+            print(f"{path}: " + (", ".join(taken) or "nothing new"))
         save(results)
         return
     if args.results and not args.results.exists():
