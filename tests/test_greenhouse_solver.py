@@ -2,12 +2,13 @@
 every breeding proves that what it reports is the optimum; its lines play
 legally; the budget is kept."""
 
+import random
 from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.greenhouse import breeding, solver
+from engine.greenhouse import breeding, leftovers, solver
 from engine.greenhouse.flowers import Flower, split_genes
 from engine.greenhouse.rules import deliver
 from greenhouse_helpers import RULES, SEED, example_start
@@ -147,3 +148,57 @@ def test_a_plan_out_of_budget_gives_what_it_found_or_none():
     assert solver.plan(state, 3, max_nodes=5) is None
     found = solver.plan(state, 50, max_seconds=0.05)
     assert found is None or plays(state, found).done
+
+
+def test_a_leftover_that_is_another_order_is_chosen_and_delivered_with_the_first():
+    state = deal(["1R1R1R2B2B2B", "3C3C3C1P1P1P", "2R2R2R3B3B3B"],
+                 ["1R1R1R3C3C3C", "2B1P2B1P2B1P"])
+    a, b = (f.number for f in state.flowers[:2])
+    line = (solver.Breed(a, b, split_genes("1R1R1R3C3C3C"), split_genes("2B2B2B1P1P1P")),)
+    assert not plays(state, line).done  # the line as the one-order search found it fills one order
+    reshaped = leftovers.reshape(state, line)
+    assert reshaped[0].second == split_genes("2B1P2B1P2B1P")
+    assert plays(state, reshaped).done
+
+
+@pytest.mark.parametrize("index", [0, 1, 2, 3])
+def test_reshaped_leftovers_keep_a_fill_playable_and_never_worth_less(index):
+    state = _default_deal(index)
+    order = state.unfilled[0]
+    line, _ = solver._fill(state, order, 100_000, None)
+    assert line
+    for rng in (None, random.Random(index)):
+        reshaped = leftovers.reshape(state, line, rng)
+        after = plays(state, reshaped)
+        assert order not in after.unfilled
+        node = state
+        for old, new in zip(line, reshaped):
+            assert (old.a, old.b) == (new.a, new.b)
+            assert old.first == new.first or old.second == new.second
+            held = set().union(*(breeding.triples(f.genes) for f in node.flowers if f.number not in (old.a, old.b)))
+            orders = set(node.unfilled)
+            spare_old = old.second if old.first == new.first else old.first
+            spare_new = new.second if old.first == new.first else new.first
+            kept = new.first if old.first == new.first else new.second
+            assert leftovers.worth(spare_new, orders - {kept}, held) >= leftovers.worth(spare_old, orders - {kept}, held)
+            node = RULES.apply(node, new)
+
+
+@pytest.mark.parametrize("index", [1, 4])
+def test_a_plan_that_reshapes_its_leftovers_fills_every_order_in_fewer_breedings(index):
+    state = _default_deal(index)
+    plain = solver.plan(state, 1)
+    reshaped = solver.plan(state, 1, reshape=True)
+    assert len(reshaped) < len(plain) and plays(state, reshaped).done
+
+
+def test_a_quick_random_try_of_a_plan_plays_legally_and_leaves_slow_orders_for_later():
+    state = _default_deal(7)
+    for seed in range(3):
+        line = solver.plan(state, 8, reshape=True, rng=random.Random(seed), fill_nodes=40)
+        assert line is None or plays(state, line).done
+    order = state.unfilled[1]
+    full, nodes = solver._fill(state, order, 100_000, None)
+    assert len(full) == 3 and nodes == 9  # three breedings, found in 9 nodes
+    assert solver._fill(state, order, 100_000, None, cap=9)[0] == full
+    assert solver._fill(state, order, 100_000, None, cap=2)[0] is None  # left for later, not out of budget

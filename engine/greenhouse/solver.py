@@ -14,13 +14,14 @@ per depth.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import Iterator
 
-from engine.greenhouse import breeding
+from engine.greenhouse import breeding, leftovers
 from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
 from engine.greenhouse.delivery import breedable, deliver
 
@@ -163,13 +164,17 @@ def _halves_for(state: GreenhouseState, f: Flower, g: Flower, left: int) -> froz
                      if any(_subsequence(other, r) for r in others))
 
 
-def candidates(state: GreenhouseState, left: int = 3) -> Iterator[Breed]:
+def candidates(state: GreenhouseState, left: int = 3, rng: random.Random | None = None) -> Iterator[Breed]:
     """The breedings the search tries with ``left`` breedings to go: each
     unordered pair of children once, only those with a child that is
     delivered or holds a half of an unfilled order (``_halves_for``),
-    children holding none represented by one of them."""
+    children holding none represented by one of them (``rng``: the pairs
+    in a random order, so that another try finds other lines first)."""
     unfilled = set(state.unfilled)
-    for f, g in breedable(state):
+    pairs = breedable(state)
+    if rng is not None:
+        rng.shuffle(pairs)
+    for f, g in pairs:
         a, b = f.genes, g.genes
         halves = _halves_for(state, f, g, left)
         delivers = any(breeding.can_make(a, b, o) for o in unfilled)
@@ -232,23 +237,30 @@ def _greedy(state: GreenhouseState, max_nodes: int, deadline: float | None) -> t
     return line
 
 
-def _fill(node: GreenhouseState, order: Genes, max_nodes: int,
-          deadline: float | None) -> tuple[tuple[Breed, ...] | None, int]:
+def _fill(node: GreenhouseState, order: Genes, max_nodes: int, deadline: float | None,
+          rng: random.Random | None = None, cap: int | None = None) -> tuple[tuple[Breed, ...] | None, int]:
     """The fewest breedings (at most 4) that fill ``order`` alone from
     ``node``, or None, and the nodes the search took; ``_OutOfBudget`` when
-    ``max_nodes`` or the ``deadline`` (``time.process_time()``) ran out."""
+    ``max_nodes`` or the ``deadline`` (``time.process_time()``) ran out.
+    ``cap``: at most that many nodes for this order, None (left for later,
+    another order filled first) when it takes more."""
     alone = GreenhouseState(node.flowers, node.siblings, (order,), (0,), node.next_number, node.breedings)
     seconds = None if deadline is None else deadline - time.process_time()
     if max_nodes <= 0 or (seconds is not None and seconds <= 0):
         raise _OutOfBudget
-    par = solve(alone, max_depth=4, max_nodes=max_nodes, max_seconds=seconds, greedy=False)
+    capped = cap is not None and cap < max_nodes
+    par = solve(alone, max_depth=4, max_nodes=cap if capped else max_nodes, max_seconds=seconds, greedy=False,
+                rng=rng)
     if par.cut_short:
+        if capped and (deadline is None or time.process_time() < deadline):
+            return None, par.nodes
         raise _OutOfBudget
     return (par.line if par.found is not None else None), par.nodes
 
 
 def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
-         max_seconds: float | None = None) -> tuple[Breed, ...] | None:
+         max_seconds: float | None = None, reshape: bool = False,
+         rng: random.Random | None = None, fill_nodes: int | None = None) -> tuple[Breed, ...] | None:
     """The shortest solution found by filling the orders one at a time in
     up to ``sequences`` different orders of filling, each order filled by
     the fewest breedings that fill it alone (``_fill``).  The first
@@ -256,7 +268,14 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
     ``_greedy`` line); the others are tried depth first, quickest orders
     first, skipping any that cannot beat the best found (branch and bound).
     More sequences never give a longer solution; None when not even the
-    first was completed within ``max_nodes`` and ``max_seconds`` of CPU."""
+    first was completed within ``max_nodes`` and ``max_seconds`` of CPU.
+    With ``reshape``, each fill's unused children are re-chosen to help
+    the orders still unfilled (``leftovers.reshape``) before the next
+    order is filled.  ``rng`` makes another try of the plan: the fills'
+    search meets the pairs in a random order and the leftovers' ties are
+    broken at random.  ``fill_nodes``: an order whose fill takes the
+    search more nodes than that is left for later (``_fill``'s cap), so
+    that a try is quick."""
     deadline = None if max_seconds is None else time.process_time() + max_seconds
     fills: dict[tuple, tuple[Breed, ...] | None] = {}
     used = 0
@@ -267,7 +286,8 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
         nonlocal used
         key = (node.flowers, node.siblings, node.unfilled, order)  # the flowers' numbers too: the line names them
         if key not in fills:
-            fills[key], nodes = _fill(node, order, max_nodes - used, deadline)
+            found, nodes = _fill(node, order, max_nodes - used, deadline, rng, fill_nodes)
+            fills[key] = leftovers.reshape(node, found, rng) if reshape and found else found
             used += nodes
         return fills[key]
 
@@ -297,7 +317,8 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
 
 
 def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
-          max_seconds: float | None = 10.0, greedy: bool = True, first: tuple[Breed, ...] | None = None) -> Par:
+          max_seconds: float | None = 10.0, greedy: bool = True, first: tuple[Breed, ...] | None = None,
+          rng: random.Random | None = None) -> Par:
     """Search for the fewest breedings that fill every order from ``state``
     (breedings already made are not counted), within ``max_nodes`` expanded
     positions and ``max_seconds`` of CPU (``time.process_time``, as the
@@ -306,7 +327,8 @@ def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
     solution filling one order at a time (``_greedy``, half the budget) is
     found first and the deepening search looks only for shorter ones;
     ``first`` (a solution from ``state``, such as ``plan`` found) is taken
-    instead of that quick one."""
+    instead of that quick one; ``rng``: the search meets the pairs in a
+    random order (``candidates``)."""
     started = time.process_time()
     nodes = 0
     bound = lower_bound(state)
@@ -333,7 +355,7 @@ def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
         if seen.get(key, -1) >= left:
             return None
         seen[key] = left
-        for turn in candidates(node, left):
+        for turn in candidates(node, left, rng):
             line = search(_bred(node, turn), left - 1, seen)
             if line is not None:
                 return (turn,) + line
