@@ -112,7 +112,7 @@ def test_a_solitaire_level_plays_each_deal_once_for_all_its_rows(strength, monke
 
 
 def test_a_solitaire_row_begun_on_its_own_deals_keeps_them(strength):
-    tag = strength.bots_tag("greenhouse")
+    tag = strength.bots_tag("greenhouse", "easy")
     row = {"games": 1, "score": 1.0, "wins": 1, "draws": 0, "losses": 0, "cpu": 1.0, "done": [0], "bots": tag}
     strength.RESULTS.write_text(json.dumps({"rows": {"greenhouse/easy/random": row}}))
     results = strength.load()
@@ -122,7 +122,7 @@ def test_a_solitaire_row_begun_on_its_own_deals_keeps_them(strength):
 
 
 def test_outcomes_of_an_older_solitaire_bot_are_forgotten(strength):
-    tag = strength.bots_tag("greenhouse")
+    tag = strength.bots_tag("greenhouse", "easy")
     strength.RESULTS.write_text(json.dumps({"rows": {}, "solitaire": {
         f"greenhouse/deal#0 easy ({tag})": [1.0, 8], "greenhouse/deal#0 easy (v0 by=score)": [1.0, 9]}}))
     results = strength.load()
