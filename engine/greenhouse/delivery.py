@@ -1,5 +1,6 @@
-"""Martian Greenhouse delivery (ruling 6) and the breedable pairs: the two
-pieces of the rules that the solver needs too, kept apart from
+"""Martian Greenhouse delivery (ruling 6), the breedable pairs and a
+breeding applied without checking: the pieces of the rules that the
+solver (and its ``leftovers``) need too, kept apart from
 ``engine.greenhouse.rules`` so that the rules can offer the solver's par
 (``GreenhouseGame.par``) without an import cycle."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-from engine.greenhouse.flowers import Flower, GreenhouseState
+from engine.greenhouse.flowers import Breed, Flower, GreenhouseState
 
 
 def breedable(state: GreenhouseState) -> list[tuple[Flower, Flower]]:
@@ -33,3 +34,13 @@ def deliver(state: GreenhouseState) -> GreenhouseState:
     left = {f.number for f in flowers}
     siblings = tuple(p for p in state.siblings if p[0] in left and p[1] in left)
     return replace(state, flowers=tuple(flowers), filled=tuple(filled), siblings=siblings)
+
+
+def bred(state: GreenhouseState, turn: Breed) -> GreenhouseState:
+    """``state`` after ``turn``, delivered, without checking it (for the
+    solver, which only makes legal breedings)."""
+    one, two = state.next_number, state.next_number + 1
+    flowers = tuple(f for f in state.flowers if f.number not in (turn.a, turn.b))
+    flowers += (Flower(one, turn.first), Flower(two, turn.second))
+    siblings = tuple(p for p in state.siblings if turn.a not in p and turn.b not in p) + ((one, two),)
+    return deliver(GreenhouseState(flowers, siblings, state.orders, state.filled, two + 1, state.breedings + 1))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from engine.greenhouse import breeding
+from engine.greenhouse.delivery import bred
 from engine.greenhouse.flowers import Breed, Genes, GreenhouseState
 
 #: what a leftover is worth to an order: it is the order; it holds a half
@@ -66,8 +67,6 @@ def reshape(state: GreenhouseState, line: tuple[Breed, ...],
     replaced by the twin most worth to the orders unfilled then (ties: the
     first in sorted order, so the answer depends on the position alone;
     with ``rng``, one of them at random, for a plan tried again)."""
-    from engine.greenhouse.solver import _bred
-
     used = {number for turn in line for number in (turn.a, turn.b)}
     out: list[Breed] = []
     node = state
@@ -90,5 +89,5 @@ def reshape(state: GreenhouseState, line: tuple[Breed, ...],
             spare = best[0] if rng is None else rng.choice(best)
             turn = Breed(turn.a, turn.b, kept, spare) if first_used else Breed(turn.a, turn.b, spare, kept)
         out.append(turn)
-        node = _bred(node, turn)
+        node = bred(node, turn)
     return tuple(out)

@@ -23,7 +23,7 @@ from typing import Iterator
 
 from engine.greenhouse import breeding, leftovers
 from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
-from engine.greenhouse.delivery import breedable, deliver
+from engine.greenhouse.delivery import bred, breedable
 
 #: depths up to which the pruning loses nothing
 EXACT_DEPTH = 2
@@ -91,13 +91,7 @@ def _key(state: GreenhouseState) -> tuple:
             tuple(sorted(state.unfilled)))
 
 
-def _bred(state: GreenhouseState, turn: Breed) -> GreenhouseState:
-    """``apply`` without checking (the solver only makes legal breedings)."""
-    one, two = state.next_number, state.next_number + 1
-    flowers = tuple(f for f in state.flowers if f.number not in (turn.a, turn.b))
-    flowers += (Flower(one, turn.first), Flower(two, turn.second))
-    siblings = tuple(p for p in state.siblings if turn.a not in p and turn.b not in p) + ((one, two),)
-    return deliver(GreenhouseState(flowers, siblings, state.orders, state.filled, two + 1, state.breedings + 1))
+_bred = bred  # ``apply`` without checking (the solver only makes legal breedings)
 
 
 def _complete(a: Genes, b: Genes, child: Genes) -> Genes | None:
