@@ -31,14 +31,9 @@ DELIVERED, ONE_AWAY, HALF = 100, 10, 1
 def twins(a: Genes, b: Genes, kept: Genes) -> frozenset[Genes]:
     """Every child that parents ``a`` and ``b`` can have beside ``kept``."""
     found: set[Genes] = set()
-    wanted = sorted(kept)
-    for sa in breeding.SELECTIONS:
-        xa = tuple(a[i] for i in sa)
-        for sb in breeding.SELECTIONS:
-            xb = tuple(b[i] for i in sb)
-            if sorted(xa + xb) == wanted and breeding.is_interleaving(xa, xb, kept):
-                found |= breeding.interleavings(tuple(a[i] for i in breeding.rest(sa)),
-                                                tuple(b[i] for i in breeding.rest(sb)))
+    for sa, sb in breeding._ways(a, b, kept):  # the selections that give ``kept``
+        found |= breeding.interleavings(tuple(a[i] for i in breeding.rest(sa)),
+                                        tuple(b[i] for i in breeding.rest(sb)))
     return frozenset(found)
 
 

@@ -91,9 +91,6 @@ def _key(state: GreenhouseState) -> tuple:
             tuple(sorted(state.unfilled)))
 
 
-_bred = bred  # ``apply`` without checking (the solver only makes legal breedings)
-
-
 def _complete(a: Genes, b: Genes, child: Genes) -> Genes | None:
     """A second child for parents that can give ``child``, or None."""
     for sa in breeding.SELECTIONS:
@@ -226,7 +223,7 @@ def _greedy(state: GreenhouseState, max_nodes: int, deadline: float | None) -> t
         if best is None:
             return None
         for turn in best:
-            node = _bred(node, turn)
+            node = bred(node, turn)
         line += best
     return line
 
@@ -298,7 +295,7 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
         for part in sorted(found, key=len):  # stable: the first of the quickest is the greedy choice
             child = node
             for turn in part:
-                child = _bred(child, turn)
+                child = bred(child, turn)
             visit(child, line + part)
             if tried >= sequences:
                 return
@@ -350,7 +347,7 @@ def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
             return None
         seen[key] = left
         for turn in candidates(node, left, rng):
-            line = search(_bred(node, turn), left - 1, seen)
+            line = search(bred(node, turn), left - 1, seen)
             if line is not None:
                 return (turn,) + line
         return None
