@@ -39,6 +39,30 @@ def test_every_turn_of_a_tile_is_offered_once_and_alike_turns_are_one():
     assert NOTATION.parse_turn(state, "R1 at 1,0 turn 270") == NOTATION.parse_turn(state, "R1 at 1,0 turn 90")
 
 
+def test_the_places_offered_for_a_tile_are_exactly_those_where_every_touching_edge_matches():
+    # the offered places are read from the edges each empty place faces; checked here, in maps grown
+    # by random games, against every side of every turn at every empty place next to the map
+    import random
+
+    from engine.taiga.tiles import turned, turns_of
+
+    for game_number in range(3):
+        rng = random.Random(game_number)
+        state = laid(drawn=None, pile=tuple(rng.sample(PILE, len(PILE))))
+        for _ in range(40):
+            if GAME.is_over(state):
+                break
+            if GAME.chance(state) is not None:
+                state = GAME.apply_chance(state, (state.pile[0],))
+                continue
+            tiles = maps.analyse(state.placed).tiles
+            for code in KINDS:
+                wanted = tuple((x, y, t) for x, y in maps.frontier(tiles) for t in turns_of(code)
+                               if maps.mismatch(tiles, x, y, turned(code, t)) is None)
+                assert maps.placements(state.placed, code) == wanted, (code, len(state.placed))
+            state = GAME.apply(state, rng.choice(GAME.legal_turns(state)))
+
+
 def test_a_refusal_names_the_side_that_does_not_match():
     state = laid([("H2", 1, 0, 0)], drawn="S1")
     with pytest.raises(IllegalTurnError) as error:

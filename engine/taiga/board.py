@@ -200,12 +200,38 @@ def frontier(tiles: dict[tuple[int, int], Turned]) -> list[tuple[int, int]]:
 
 
 @lru_cache(maxsize=8192)
+def open_places(placed: tuple[Placed, ...]) -> tuple[tuple[int, int, str], ...]:
+    """The empty places next to the map made of ``placed``, sorted, each
+    with the edges its neighbours show it (side ``d``: the neighbour's
+    edge facing it, ``.`` where there is none), so that whether a tile
+    fits there is read from those four letters alone."""
+    tiles = analyse(placed).tiles
+    found = []
+    for x, y in frontier(tiles):
+        faced = ""
+        for d in range(4):
+            other = tiles.get((x + STEP[d][0], y + STEP[d][1]))
+            faced += "." if other is None else other.edges[(d + 2) % 4]
+        found.append((x, y, faced))
+    return tuple(found)
+
+
+@lru_cache(maxsize=None)
+def fitting_turns(code: str, faced: str) -> tuple[int, ...]:
+    """The turns of ``code`` (``tiles.turns_of``) that fit a place whose
+    neighbours show it ``faced`` (``open_places``)."""
+    return tuple(t for t in turns_of(code)
+                 if all(want in (".", have) for want, have in zip(faced, turned(code, t).edges)))
+
+
+@lru_cache(maxsize=8192)
 def placements(placed: tuple[Placed, ...], code: str) -> tuple[tuple[int, int, int], ...]:
     """Every place and turn ``(x, y, turn)`` where ``code`` fits, sorted;
-    turns that lie alike are given once (``tiles.turns_of``)."""
-    tiles = analyse(placed).tiles
-    return tuple((x, y, t) for x, y in frontier(tiles) for t in turns_of(code)
-                 if mismatch(tiles, x, y, turned(code, t)) is None)
+    turns that lie alike are given once (``tiles.turns_of``).  Read from
+    the edges each empty place faces (``open_places``): laying every turn
+    of the tile against every neighbour made a medium bot's turns take
+    two thirds more CPU."""
+    return tuple((x, y, t) for x, y, faced in open_places(placed) for t in fitting_turns(code, faced))
 
 
 def fits_somewhere(placed: tuple[Placed, ...], code: str) -> bool:
