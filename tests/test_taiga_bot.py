@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.bots import choose, mcts, paired
+from engine.bots import LEVELS, choose, mcts, paired
 from engine.taiga import bot
 from test_bots_determinize import positions
 
@@ -52,13 +52,14 @@ def test_a_bot_plays_one_of_the_turns_best_at_once(level, how, playouts, searche
     for state, seat in crowded:
         view = game.view(state, seat)
         turns = mcts.turns_of(game, view)
-        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
+        judge = bot.judge_of(LEVELS[level])  # from medium up, the prospects
+        worth = sorted((judge(game, game.apply(view, t))[seat] for t in turns), reverse=True)
         if worth[searched - 1] == worth[-1] or looked_at == 2:  # every turn left out is as good as one kept
             continue
         picked = choose(game, view, seat, level, seed=3, timed=False)
         assert picked.why == how and picked.playouts == playouts
         # one of the best (turns of equal worth are drawn at random among themselves)
-        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[searched - 1]
+        assert judge(game, game.apply(view, picked.turn))[seat] >= worth[searched - 1]
         looked_at += 1
     assert looked_at > 0
     assert compared == ([] if level in ("beginner", "easy") else [searched] * looked_at)
@@ -75,3 +76,40 @@ def test_a_bot_decides_the_same_whatever_the_hidden_tiles_are(level):
     one = choose(game, game.view(state, seat), seat, level, seed=2, timed=False)
     two = choose(game, game.view(changed, seat), seat, level, seed=2, timed=False)
     assert one == two
+
+
+def _lead(state) -> float:
+    """How far player 1's prospects are ahead of player 2's."""
+    first, second = bot.prospects(state)
+    return first - second
+
+
+def test_from_medium_up_a_surveyed_forest_counts_more_the_more_tiles_and_the_fewer_open_edges_it_has():
+    from taiga_helpers import laid
+
+    surveyor = [(1, "surveyor", 0, 0, "n")]  # on the start tile's softwood forest
+    alone = laid(pieces=surveyor)  # one tile, one open edge
+    grown = laid([("S4", 0, 1, 90)], pieces=surveyor)  # two tiles, one open edge
+    wider = laid([("S8", 0, 1, 90)], pieces=surveyor)  # two tiles, two open edges
+    assert _lead(grown) > _lead(alone) and _lead(grown) > _lead(wider)
+    # the others' pieces count for them alike
+    assert bot.prospects(laid([("S4", 0, 1, 90)], pieces=[(2, "surveyor", 0, 0, "n")]))[::-1] \
+        == bot.prospects(grown)
+    # a one-tile forest surveyed is worth less than the meeple kept in hand for a better one
+    assert _lead(alone) < 0
+    assert bot.judge_of(LEVELS["medium"]) is bot.evaluate_prospects
+    assert bot.judge_of(LEVELS["easy"]) is bot.evaluate
+
+
+def test_the_prospects_fade_with_the_pile_and_only_money_counts_once_it_is_empty():
+    from engine.taiga.scoring import final_scoring
+    from engine.taiga.tiles import PILE
+    from taiga_helpers import laid
+
+    pieces = [(1, "surveyor", 0, 0, "n"), (2, "keeper", 1, 0, "c")]
+    tiles = [("S4", 0, 1, 90), ("C1", 1, 0, 270)]
+    full = laid(tiles, pieces=pieces)
+    half = laid(tiles, pieces=pieces, pile=full.pile[: len(PILE) // 2])
+    empty = laid(tiles, pieces=pieces, pile=())
+    assert abs(_lead(half)) < abs(_lead(full))
+    assert bot.prospects(empty) == [float(sum(part.values())) for part in final_scoring(empty)]

@@ -30,6 +30,13 @@ apart.  From medium up those turns are compared on the same luck
 (``engine.bots.paired``): each sample deals the hidden pile once and plays
 every turn from it with the same draws, where the tree search's playouts
 differed in their draws as much as in their turns.
+
+``evaluate_prospects`` (from medium up, version 5): the money as if the
+game ended now judges nearly every turn alike (a surveyor or a keeper
+placed, a forest grown, earn nothing until the end), so the best 6 at once
+were mostly 6 turns drawn at random among equals, and a playout of 3 turns
+rarely reached what they were for.  It adds what the pieces on the map and
+in hand are likely to bring, by how much of the pile is left.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from typing import Any
 from engine.base import Game
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
-from engine.taiga.scoring import final_scoring
+from engine.taiga.scoring import camp_reach, final_scoring
 from engine.taiga import board as maps
 from engine.taiga.state import HIDDEN, Place, TaigaState
 from engine.taiga.tiles import PILE
@@ -76,15 +83,64 @@ def evaluate(game: Game, state: TaigaState) -> tuple[float, ...]:
     """Each player's worth from their money as if the game ended now,
     against the others' average, smoothly (two players: 0 to 1, summing
     to 1)."""
-    totals = [sum(part.values()) for part in final_scoring(state)]
+    return _worth([float(sum(part.values())) for part in final_scoring(state)])
+
+
+#: the prospects from medium up (``prospects``), each times the share of the
+#: pile left to draw (at the end none of them is money): a tile of an open
+#: forest a player surveys (shared among its surveyors' owners), divided by
+#: one plus ``PROSPECT_OPEN_EDGE`` for each of the forest's open edges
+PROSPECT_SURVEYED = 0.8
+PROSPECT_OPEN_EDGE = 0.5
+#: an open forest a camp the player keeps reaches ($3 a camp if it completes)
+PROSPECT_CAMP = 1.5
+#: a meeple in hand (surveyors and keepers are few: seven each, and the bots
+#: placed every one of them, most on forests that never completed)
+PROSPECT_MEEPLE = 1.5
+#: of what logging a lumberjack's forest would pay ($2 a tile and its values)
+PROSPECT_LUMBERJACK = 0.6
+
+
+def prospects(state: TaigaState) -> list[float]:
+    """Each player's money as if the game ended now (``final_scoring``)
+    and what their pieces are likely to bring before it does: surveyed
+    open forests, lumberjacks waiting for a road, open forests their camps
+    reach, and meeples in hand, all in proportion to the pile left."""
+    totals = [float(sum(part.values())) for part in final_scoring(state)]
+    left = len(state.pile) / len(PILE)
+    if not left:
+        return totals
+    board = maps.analyse(state.placed)
+    surveyors: dict[Any, set[int]] = {}
+    for piece in state.pieces:
+        if piece.role == "surveyor":
+            surveyors.setdefault(board.forest_of[(piece.x, piece.y, piece.spot)], set()).add(piece.player)
+        elif piece.role == "lumberjack":
+            forest = board.forest_at((piece.x, piece.y, piece.spot))
+            totals[piece.player] += PROSPECT_LUMBERJACK * left * (2 * forest.size + forest.value)
+    for name, owners in surveyors.items():
+        forest = board.forests[name]
+        worth = PROSPECT_SURVEYED * left * forest.size / (1 + PROSPECT_OPEN_EDGE * forest.open)
+        for player in owners:
+            totals[player] += worth / len(owners)
+    for player in range(state.players):
+        for _, forests in camp_reach(state, board, player):
+            totals[player] += PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
+        totals[player] += PROSPECT_MEEPLE * left * state.meeples_left(player)
+    return totals
+
+
+def evaluate_prospects(game: Game, state: TaigaState) -> tuple[float, ...]:
+    """As ``evaluate``, from each player's ``prospects``: medium and up
+    rank and judge their turns by it."""
+    return _worth(prospects(state))
+
+
+def _worth(totals: list[float]) -> tuple[float, ...]:
     n = len(totals)
     if n < 2:
         return (0.5,)
-    worth = []
-    for p, total in enumerate(totals):
-        others = (sum(totals) - total) / (n - 1)
-        worth.append(0.5 + 0.5 * math.tanh((total - others) / SCALE))
-    return tuple(worth)
+    return tuple(0.5 + 0.5 * math.tanh((total - (sum(totals) - total) / (n - 1)) / SCALE) for total in totals)
 
 
 def random_turn(game: Game, state: TaigaState, rng: random.Random) -> Any:
@@ -137,11 +193,11 @@ def searched(level: Any) -> int:
 
 
 def narrowed(game: Game, view: TaigaState, seat: int, turns: list[Any], rng: random.Random,
-             count: int = SEARCHED) -> list[Any]:
-    """The ``count`` turns of ``turns`` after which ``evaluate`` (the
-    money each player would have if the game ended there) is best for
-    ``seat``, ties in random order."""
-    ranked = sorted(((evaluate(game, game.apply(view, turn))[seat], rng.random(), index)
+             count: int = SEARCHED, judge: Any = evaluate) -> list[Any]:
+    """The ``count`` turns of ``turns`` after which ``judge`` (by default
+    ``evaluate``: the money each player would have if the game ended
+    there) is best for ``seat``, ties in random order."""
+    ranked = sorted(((judge(game, game.apply(view, turn))[seat], rng.random(), index)
                      for index, turn in enumerate(turns)), reverse=True)
     return [turns[index] for _, _, index in ranked[:count]]
 
@@ -154,6 +210,12 @@ PAIRED_FROM = 300
 #: playouts play ``HOOKS.playout_plies``): the longer, the more of the
 #: result is the playout's random turns, not the turn compared
 PAIRED_PLIES = 3
+
+
+def judge_of(level: Any) -> Any:
+    """How a level ranks the turns best at once and judges its playouts:
+    ``evaluate_prospects`` from medium up (version 5), ``evaluate`` below."""
+    return evaluate_prospects if level.playouts >= PAIRED_FROM else evaluate
 
 
 def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
@@ -172,10 +234,11 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
     few = len(turns) <= searched(level)
     if len(turns) <= 1 or (few and level.playouts < PAIRED_FROM):
         return None
-    candidates = turns if few else narrowed(game, view, seat, turns, rng, searched(level))
+    judge = judge_of(level)
+    candidates = turns if few else narrowed(game, view, seat, turns, rng, searched(level), judge)
     if level.playouts >= PAIRED_FROM:
         found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng,
-                               replace(HOOKS, playout_plies=PAIRED_PLIES), budget)
+                               replace(HOOKS, playout_plies=PAIRED_PLIES, evaluate=judge), budget)
         return Choice(found.turn, found.value, playouts=found.samples * len(candidates),
                       why="the turns best at once, compared on the same luck")
     found = mcts.search(game, view, seat, level.playouts, rng, HOOKS, budget, candidates)
@@ -183,7 +246,8 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
 
 
 #: version 3 (2026-11-28): medium and up compare the best turns on the same luck (hard and
-#: strongest the best 12); version 4 (2026-11-28): a beginner searches the best 12 at once, the
-#: other levels play as in version 3
+#: strongest the best 12); version 4 (2026-11-28): a beginner searches the best 12 at once;
+#: version 5 (2026-12-02): medium and up rank and judge by ``evaluate_prospects`` (easy plays as
+#: in version 3, beginner as in version 4)
 HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10,
-              choose=choose, version=4, kept={"easy": 3, "medium": 3, "hard": 3, "strongest": 3})
+              choose=choose, version=5, kept={"beginner": 4, "easy": 3})
