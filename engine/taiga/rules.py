@@ -16,6 +16,7 @@ the mover) while the pile lasts.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import replace
 from typing import Any, Iterator, Mapping
@@ -65,7 +66,7 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
     def chance(self, state: TaigaState) -> ChanceEvent | None:
         if state.pending or state.drawn is not None or not state.pile or HIDDEN in state.pile:
             return None
-        return ChanceEvent("draw", "draw", 1, state.pile, seen_by=(state.mover,))
+        return _draw(state.pile, state.mover)
 
     def apply_chance(self, state: TaigaState, outcome: tuple[str, ...]) -> TaigaState:
         event = self.chance(state)
@@ -129,12 +130,14 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         if state.meeples_left(mover) > 0 and not trucks:
             for spot in tile.forest_spots:
                 if not _meeples_on(state.pieces, board.forest_at((bare.x, bare.y, spot))):
-                    options.append(replace(bare, meeple=spot))
+                    options.append(Place(bare.code, bare.x, bare.y, bare.turn, spot, bare.truck, bare.choices))
             if tile.feature == "camp":
-                options.append(replace(bare, meeple=CAMP_SPOT))
+                options.append(Place(bare.code, bare.x, bare.y, bare.turn, CAMP_SPOT, bare.truck, bare.choices))
         if trucks is not False and state.trucks_left(mover) > 0 and state.money[mover] >= TRUCK_COST:
             taken = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck"}
-            options += [replace(bare, truck=key) for key in board.segment_keys() if key not in taken]
+            # built directly, not with ``replace``: a position lists a truck on every free road segment
+            options += [Place(bare.code, bare.x, bare.y, bare.turn, bare.meeple, key, bare.choices)
+                        for key in board.segment_keys() if key not in taken]
         for option in options:
             spots = self._choice_spots(state, board, option)
             if not spots:
@@ -394,6 +397,14 @@ class TaigaGame(Game[TaigaState, TaigaTurn]):
         if drawn is not None and player != state.mover:
             drawn = HIDDEN
         return replace(state, pile=(HIDDEN,) * len(state.pile), drawn=drawn)
+
+
+@functools.lru_cache(maxsize=4096)
+def _draw(pile: tuple[str, ...], mover: int) -> ChanceEvent:
+    """The draw of the mover's tile from ``pile`` (an event is a value: a
+    bot's search asks for the same one many times, and checking a new one
+    of the whole pile each time was a tenth of a search)."""
+    return ChanceEvent("draw", "draw", 1, pile, seen_by=(mover,))
 
 
 def _pile_order(code: str) -> int:
