@@ -284,8 +284,10 @@ def merge(results: dict[str, Any], other: dict[str, Any]) -> list[str]:
     begun from a copy of these results): each row of the current bots that
     has games these lack, and the solitaire outcomes.  A row played on in
     both files since (neither's games contain the other's) is a conflict:
-    ``ValueError`` naming it, and nothing is changed.  The keys of the rows
-    taken."""
+    ``ValueError`` naming it, and nothing is changed.  As a run does, the
+    rows of older bots are then moved to ``stale`` (``retire``), so that a
+    new version's rows played in another file do not leave the old ones
+    among the rows.  The keys of the rows taken."""
     taken, conflicts = [], []
     for key, row in other.get("rows", {}).items():
         if row.get("bots") != row_tag(key):
@@ -304,6 +306,7 @@ def merge(results: dict[str, Any], other: dict[str, Any]) -> list[str]:
     for key in taken:
         results["rows"][key] = other["rows"][key]
     results.setdefault("solitaire", {}).update(other.get("solitaire", {}))
+    retire(results)
     return taken
 
 

@@ -205,7 +205,7 @@ def test_a_run_kept_in_another_file_is_merged_back_row_by_row(strength, tmp_path
     refuses a row both played on."""
     tag = strength.bots_tag("ataxx")
     row = {"games": 1, "score": 1.0, "wins": 1, "draws": 0, "losses": 0, "cpu": 1.0, "done": [0], "bots": tag}
-    strength.save({"rows": {"ataxx/easy/random": row}})
+    strength.save({"rows": {"ataxx/easy/random": row, "ataxx/hard/random": dict(row, bots="v0")}})
     other_path = tmp_path / "other.json"
     strength.save(strength.load(), other_path)
     other = strength.load(other_path)
@@ -216,6 +216,8 @@ def test_a_run_kept_in_another_file_is_merged_back_row_by_row(strength, tmp_path
     results = strength.load()
     assert sorted(strength.merge(results, strength.load(other_path))) == ["ataxx/easy/random", "ataxx/medium/random"]
     assert results["rows"]["ataxx/easy/random"]["games"] == 2 and results["rows"]["ataxx/easy/random"]["score"] == 1.0
+    # a row of older bots is set aside, as a run sets it aside
+    assert "ataxx/hard/random" not in results["rows"] and "ataxx/hard/random (v0)" in results["stale"]
     assert strength.merge(results, strength.load(other_path)) == []  # nothing new the second time
 
     strength.add(results, "ataxx/easy/random", 2, 1.0, 1.0)  # played on here...
