@@ -37,19 +37,30 @@ placed, a forest grown, earn nothing until the end), so the best 6 at once
 were mostly 6 turns drawn at random among equals, and a playout of 3 turns
 rarely reached what they were for.  It adds what the pieces on the map and
 in hand are likely to bring, by how much of the pile is left.
+
+``lookahead`` (from hard up, version 6): the turns best by the prospects,
+each judged by the prospects after the next player's best reply to it
+(the reply that player's own prospects rank best), over a few
+determinizations of the pile and the draws that follow (the same draws
+for every turn compared).  Compared on the same luck with playouts
+instead (version 5), hard was no stronger than medium, 6 of 14: three
+random turns judged after them said less than the prospects themselves.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
+import time
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.base import Game
+from engine.bots import mcts
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
-from engine.taiga.scoring import camp_reach, final_scoring
+from engine.errors import PbemError
+from engine.taiga.scoring import SERVED_FOREST, UNLOGGED_TILE, camp_reach, final_scoring, token_value
 from engine.taiga import board as maps
 from engine.taiga.state import HIDDEN, Place, TaigaState
 from engine.taiga.tiles import PILE
@@ -130,6 +141,53 @@ def prospects(state: TaigaState) -> list[float]:
     return totals
 
 
+def quick_prospects(state: TaigaState) -> list[float]:
+    """``prospects``, the same values, with the map analysed once and each
+    player's camp routes followed once (``final_scoring`` and the camps'
+    prospects followed them four times or more: most of a lookahead's
+    time)."""
+    board = maps.analyse(state.placed)
+    reach = [camp_reach(state, board, player) for player in range(state.players)]
+    trucks = [{(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck" and p.player == player}
+              for player in range(state.players)]
+    left = len(state.pile) / len(PILE)
+    totals = []
+    for player in range(state.players):
+        unlogged = 0
+        for p in state.pieces:
+            if p.role == "lumberjack" and p.player == player:
+                forest = board.forest_of[(p.x, p.y, p.spot)]
+                if any(forest in forests and trucks[player] & segments for segments, forests in reach[player]):
+                    unlogged += board.forests[forest].size
+        served = sum(sum(1 for f in forests if board.forests[f].complete) for _, forests in reach[player])
+        totals.append(float(state.money[player] + UNLOGGED_TILE * unlogged + SERVED_FOREST * served
+                            + token_value(state.tokens[player])))
+    if not left:
+        return totals
+    surveyors: dict[Any, set[int]] = {}
+    for piece in state.pieces:
+        if piece.role == "surveyor":
+            surveyors.setdefault(board.forest_of[(piece.x, piece.y, piece.spot)], set()).add(piece.player)
+        elif piece.role == "lumberjack":
+            forest = board.forest_at((piece.x, piece.y, piece.spot))
+            totals[piece.player] += PROSPECT_LUMBERJACK * left * (2 * forest.size + forest.value)
+    for name, owners in surveyors.items():
+        forest = board.forests[name]
+        worth = PROSPECT_SURVEYED * left * forest.size / (1 + PROSPECT_OPEN_EDGE * forest.open)
+        for player in owners:
+            totals[player] += worth / len(owners)
+    for player in range(state.players):
+        for _, forests in reach[player]:
+            totals[player] += PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
+        totals[player] += PROSPECT_MEEPLE * left * state.meeples_left(player)
+    return totals
+
+
+def evaluate_quick_prospects(game: Game, state: TaigaState) -> tuple[float, ...]:
+    """``evaluate_prospects``, by ``quick_prospects``."""
+    return _worth(quick_prospects(state))
+
+
 def evaluate_prospects(game: Game, state: TaigaState) -> tuple[float, ...]:
     """As ``evaluate``, from each player's ``prospects``: medium and up
     rank and judge their turns by it."""
@@ -177,18 +235,11 @@ SEARCHED_FROM = 150
 SEARCHED_BEGINNER = 12
 
 
-#: turns a hard or strongest bot compares (``searched``): with its budget
-#: spread over twice as many, hard beat medium in 7 of 9 games of a quick
-#: match, where among the same 6 it won 3 of 10 on the same deals
-SEARCHED_WIDE = 12
-#: the fewest playouts of a level that compares ``SEARCHED_WIDE`` turns
-WIDE_FROM = 1500
-
-
 def searched(level: Any) -> int:
-    """How many of the turns best at once a level compares or searches."""
-    if level.playouts >= WIDE_FROM:
-        return SEARCHED_WIDE
+    """How many of the turns best at once a level compares or searches
+    (from hard up, looks ahead from)."""
+    if level.playouts >= LOOKAHEAD_FROM:
+        return LOOKAHEAD_WIDTH.get(level.name, LOOKAHEAD_WIDTH["hard"])
     return SEARCHED if level.playouts >= SEARCHED_FROM else SEARCHED_BEGINNER
 
 
@@ -218,13 +269,82 @@ def judge_of(level: Any) -> Any:
     return evaluate_prospects if level.playouts >= PAIRED_FROM else evaluate
 
 
+#: the fewest playouts of a level that judges its turns by the next
+#: player's best reply (``lookahead``, version 6): hard and strongest
+LOOKAHEAD_FROM = 1500
+#: of the turns best by the prospects, how many a level looks ahead from
+#: (hard 8, strongest 12) and over how many determinizations (a level's
+#: playouts in ``PLAYOUTS_PER_SAMPLE``: hard 4, strongest 8): each reply
+#: position reads up to some 200 replies, a hard turn about 1 to 2 s of CPU
+LOOKAHEAD_WIDTH = {"hard": 8, "strongest": 12}
+PLAYOUTS_PER_SAMPLE = {"hard": 375, "strongest": 750}
+
+
+def after_reply(game: Game, state: TaigaState, seat: int, rng: random.Random) -> float:
+    """``seat``'s ``evaluate_quick_prospects`` after the next player's best
+    reply by their own: the draw before it settled by ``rng``; the position
+    itself when the game is over or ``seat`` moves again (a choice)."""
+    for _ in range(4):
+        if game.chance(state) is None:
+            break
+        state = mcts.settle_randomly(game, state, rng)
+    now = evaluate_quick_prospects(game, state)
+    mover = game.to_move(state)
+    if game.is_over(state) or mover is None or mover == seat:
+        return now[seat]
+    best, mine = -1.0, now[seat]
+    for reply in mcts.turns_of(game, state):
+        try:
+            worth = evaluate_quick_prospects(game, game.apply(state, reply))
+        except PbemError:
+            continue
+        if worth[mover] > best:
+            best, mine = worth[mover], worth[seat]
+    return mine
+
+
+@dataclass(frozen=True)
+class Lookahead:
+    turn: Any
+    value: float  # the mean of ``after_reply`` over the samples, 0 to 1
+    samples: int
+
+
+def lookahead(game: Game, view: TaigaState, seat: int, candidates: list[Any], samples: int,
+              rng: random.Random, budget: Any = None) -> Lookahead:
+    """The best of ``candidates`` by ``after_reply`` summed over ``samples``
+    determinizations of ``view``, each with one chance seed shared by every
+    candidate (fewer samples if the turn's CPU ``budget`` would run out,
+    as ``paired.compare``; at least one).  Ties: the earlier candidate."""
+    totals = [0.0] * len(candidates)
+    last, longest, done = time.process_time(), 0.0, 0
+    for done in range(1, max(1, samples) + 1):
+        state = determinize(game, view, seat, rng)
+        seed = rng.getrandbits(62)
+        for index, turn in enumerate(candidates):
+            try:
+                after = game.apply(state, turn)
+            except PbemError:
+                continue
+            totals[index] += after_reply(game, after, seat, random.Random(seed))
+        if budget is not None and budget.capped:
+            now = time.process_time()
+            longest, last = max(longest, now - last), now
+            if budget.would_overrun(longest + mcts.RESERVE * (budget.seconds or 0.0)):
+                break
+    best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
+    return Lookahead(candidates[best], totals[best] / done, done)
+
+
 def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """Beginner and easy: the tree search among the turns the evaluation
     ranks best at once (``narrowed``: a beginner's best 12, easy's best 6);
-    medium and up: those turns (twice as many from
-    hard up, ``searched``) compared on the same luck, ``level.playouts``
-    playouts shared among them (``engine.bots.paired``).  None (the search over every turn)
-    when there is one turn, or below medium when there are no more than it searches."""
+    medium: its best 6 by the prospects compared on the same luck,
+    ``level.playouts`` playouts shared among them (``engine.bots.paired``);
+    hard and strongest: their best 8 or 12 by the prospects, each judged
+    after the next player's best reply (``lookahead``).  None (the search
+    over every turn) when there is one turn, or below medium when there
+    are no more than it searches."""
     from engine.bots import mcts, paired
     from engine.bots.player import Choice
 
@@ -235,6 +355,14 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
     if len(turns) <= 1 or (few and level.playouts < PAIRED_FROM):
         return None
     judge = judge_of(level)
+    if level.playouts >= LOOKAHEAD_FROM:
+        width = searched(level)
+        candidates = turns if len(turns) <= width else narrowed(game, view, seat, turns, rng, width,
+                                                                 evaluate_quick_prospects)
+        ahead = lookahead(game, view, seat, candidates,
+                          level.playouts // PLAYOUTS_PER_SAMPLE.get(level.name, 375), rng, budget)
+        return Choice(ahead.turn, ahead.value, playouts=ahead.samples * len(candidates),
+                      why="the turns best by their prospects, judged after the best reply")
     candidates = turns if few else narrowed(game, view, seat, turns, rng, searched(level), judge)
     if level.playouts >= PAIRED_FROM:
         found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng,
@@ -249,5 +377,7 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
 #: strongest the best 12); version 4 (2026-11-28): a beginner searches the best 12 at once;
 #: version 5 (2026-12-02): medium and up rank and judge by ``evaluate_prospects`` (easy plays as
 #: in version 3, beginner as in version 4)
+#: version 6 (2026-12-02): hard and strongest judge the turns best by the prospects after the next
+#: player's best reply (``lookahead``; medium plays as in version 5)
 HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10,
-              choose=choose, version=5, kept={"beginner": 4, "easy": 3})
+              choose=choose, version=6, kept={"beginner": 4, "easy": 3, "medium": 5})
