@@ -274,10 +274,11 @@ def judge_of(level: Any) -> Any:
 LOOKAHEAD_FROM = 1500
 #: of the turns best by the prospects, how many a level looks ahead from
 #: (hard 8, strongest 12) and over how many determinizations (a level's
-#: playouts in ``PLAYOUTS_PER_SAMPLE``: hard 4, strongest 8): each reply
-#: position reads up to some 200 replies, a hard turn about 1 to 2 s of CPU
+#: playouts in ``PLAYOUTS_PER_SAMPLE``: hard 4, strongest 16): each reply
+#: position reads up to some 200 replies; untimed, on a loaded machine, a
+#: hard turn took at most 2.3 s of CPU, a strongest one 8.5 s
 LOOKAHEAD_WIDTH = {"hard": 8, "strongest": 12}
-PLAYOUTS_PER_SAMPLE = {"hard": 375, "strongest": 750}
+PLAYOUTS_PER_SAMPLE = 375
 
 
 def after_reply(game: Game, state: TaigaState, seat: int, rng: random.Random) -> float:
@@ -360,7 +361,7 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
         candidates = turns if len(turns) <= width else narrowed(game, view, seat, turns, rng, width,
                                                                  evaluate_quick_prospects)
         ahead = lookahead(game, view, seat, candidates,
-                          level.playouts // PLAYOUTS_PER_SAMPLE.get(level.name, 375), rng, budget)
+                          level.playouts // PLAYOUTS_PER_SAMPLE, rng, budget)
         return Choice(ahead.turn, ahead.value, playouts=ahead.samples * len(candidates),
                       why="the turns best by their prospects, judged after the best reply")
     candidates = turns if few else narrowed(game, view, seat, turns, rng, searched(level), judge)
