@@ -68,39 +68,3 @@ def test_a_bots_starting_colonists_all_survive_the_first_survival_check():
             after = survivors(game.apply(state, turn))
             world = after.world(world_name(seat))
             assert sum(1 for _, piece in world.pieces if piece.owner == seat) == 3, turn
-
-
-def _in_play(count: int):
-    found_all = []
-    for seed in SEEDS:
-        game, found = positions(seed)
-        found_all += [(state, seat) for state, seat in found
-                      if state.phase == "play" and game.chance(state) is None and game.to_move(state) == seat]
-        if len(found_all) >= 4 * count:
-            break
-    return game, found_all[::4][:count]
-
-
-def test_from_medium_up_a_turn_in_play_is_judged_after_the_other_players_best_reply():
-    from engine.alheimur import bot
-
-    game, in_play = _in_play(3)
-    assert in_play
-    compared = 0
-    for state, seat in in_play:
-        view = game.view(state, seat)
-        assert choose(game, view, seat, "easy", seed=1, timed=False).why == "search"
-        picked = choose(game, view, seat, "medium", seed=1, timed=False)
-        assert picked.why == "the glance's best turns, judged after the best reply"
-        assert 1 <= picked.playouts <= bot.LOOKAHEAD["medium"][0]
-        after = game.apply(view, picked.turn)
-        if game.chance(after) is not None or game.is_over(after):
-            continue
-        replies = list(game.iter_turns(after))[:40]
-        if any(game.chance(game.apply(after, r)) is not None for r in replies):
-            continue
-        # two players: the reply best for the other is the worst for the bot
-        judged = bot.after_reply(game, after, seat, 40, 0, random.Random(0))
-        assert judged == min(bot.evaluate(game, game.apply(after, r))[seat] for r in replies)
-        compared += 1
-    assert compared

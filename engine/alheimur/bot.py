@@ -25,21 +25,11 @@ of their pyramids that pass a survival check of every world now (as the
 check after their next expansion would find them), their ships and
 marines, and a little of their final score as if the game ended now.
 Playouts are cut off after 4 turns: shorter, cheaper and judged by that.
-
-``lookahead`` (medium and up in play, version 5): the tree search's
-playouts of 4 random turns were too noisy to tell the glance's best turns
-apart (medium, with twice easy's playouts, beat it in 14 of 31 games), so
-from medium up each of the glance's best turns is judged by ``evaluate``
-after the other player's best reply to it, the reply that player's own
-evaluation ranks best among a sample of their turns (the first listed
-and some of ``random_turn``'s); dice rolled on the way are rolled at
-random.  Beginner and easy keep the tree search.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from dataclasses import replace
 
@@ -52,7 +42,6 @@ from engine.alheimur.scoring import score
 from engine.alheimur.survival import check_world, expand, survive
 from engine.alheimur.turns import STEPS, expansion_options, moved, step_moves
 from engine.base import Game
-from engine.bots import mcts
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
 from engine.errors import IllegalTurnError, PbemError
@@ -172,10 +161,10 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
     The search read only the first few hundred placements (those on the
     world's first territories) and could not tell them apart in 40
     playouts: a beginner lost games to random play by placing colonists
-    that the first survival check killed.  In play, from medium up,
-    ``lookahead``; otherwise None (the search decides)."""
+    that the first survival check killed.  None after the setup (the
+    search decides)."""
     if view.phase != "colonists" or game.chance(view) is not None:
-        return lookahead(game, view, seat, level, rng, budget)
+        return None
     from engine.bots.player import Choice
 
     placements = list(game.iter_turns(view))
@@ -186,84 +175,6 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
         if worth_now > value:
             best, value = turn, worth_now
     return None if best is None else Choice(best, value, why="starting colonists: the most that survive")
-
-
-#: the fewest playouts of a level that judges its turns by the other
-#: player's best reply (``lookahead``) instead of the tree search
-LOOKAHEAD_FROM = 300
-#: per level from medium up: the glance's best turns judged (``width``),
-#: and the other player's replies read for each (the first ``listed`` of
-#: their turns and ``drawn`` of ``random_turn``'s)
-LOOKAHEAD = {"medium": (8, 150, 50), "hard": (24, 300, 100), "strongest": (40, 600, 200)}
-
-
-def settled(game: Game, state: AlheimurState, rng: random.Random) -> AlheimurState:
-    """``state`` with the dice it waits for rolled at random."""
-    for _ in range(50):
-        if game.chance(state) is None:
-            break
-        state = mcts.settle_randomly(game, state, rng)
-    return state
-
-
-def after_reply(game: Game, state: AlheimurState, seat: int, listed: int, drawn: int, rng: random.Random) -> float:
-    """``seat``'s ``evaluate`` after the next player's best reply by their
-    own ``evaluate``, among the first ``listed`` of their turns and
-    ``drawn`` turns of ``random_turn``; the position itself when the game
-    is over or ``seat`` moves again."""
-    state = settled(game, state, rng)
-    now = evaluate(game, state)
-    mover = game.to_move(state)
-    if game.is_over(state) or mover is None or mover == seat:
-        return now[seat]
-    replies = mcts.turns_of(game, state, listed)
-    for _ in range(drawn):
-        turn = random_turn(game, state, rng)
-        if turn is not None:
-            replies.append(turn)
-    best, mine = -1.0, now[seat]
-    for reply in replies:
-        try:
-            worth = evaluate(game, settled(game, game.apply(state, reply), rng))
-        except PbemError:
-            continue
-        if worth[mover] > best:
-            best, mine = worth[mover], worth[seat]
-    return mine
-
-
-def lookahead(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
-    """The best of the glance's best turns (``order_turns``) by
-    ``after_reply``, ties the better glanced; None outside play, with a
-    roll to come, one turn or below medium.  With the turn's CPU
-    ``budget`` capped, the turns left are dropped when one more, as long
-    as the longest so far, would overrun it less ``mcts.RESERVE``."""
-    from engine.bots.player import Choice
-
-    if level.playouts < LOOKAHEAD_FROM or view.phase != "play" or game.chance(view) is not None:
-        return None
-    width, listed, drawn = LOOKAHEAD.get(level.name, LOOKAHEAD["medium"])
-    turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
-    if len(turns) <= 1:
-        return None
-    best, value, judged = None, -1.0, 0
-    last, longest = time.process_time(), 0.0
-    for turn in order_turns(game, view, turns, rng)[:width]:
-        if judged and budget is not None and budget.would_overrun(longest + mcts.RESERVE * (budget.seconds or 0.0)):
-            break
-        try:
-            after = game.apply(view, turn)
-        except PbemError:
-            continue
-        worth = after_reply(game, after, seat, listed, drawn, random.Random(rng.getrandbits(62)))
-        judged += 1
-        if worth > value:
-            best, value = turn, worth
-        now = time.process_time()
-        longest, last = max(longest, now - last), now
-    if best is None:
-        return None
-    return Choice(best, value, playouts=judged, why="the glance's best turns, judged after the best reply")
 
 
 #: tries at a random item before a playout's turn is the empty turn
@@ -299,8 +210,5 @@ def random_turn(game: Game, state: AlheimurState, rng: random.Random) -> Turn | 
     return Turn()
 
 
-#: version 5 (2026-12-02): from medium up, in play, ``lookahead``; beginner and easy play as in
-#: version 4
 HOOKS = Hooks(choose=choose, determinize=determinize, evaluate=evaluate, order_turns=order_turns,
-              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=5,
-              kept={"beginner": 4, "easy": 4})
+              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=4)
