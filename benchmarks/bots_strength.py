@@ -43,6 +43,7 @@ in ``Hooks.kept``, keeps the version they last changed at) and the benchmark's o
 Greenhouse's deal).  A row whose tag is not the current one holds games of
 older bots: a run moves it to ``stale`` (kept, not counted) and plays the
 row again from game 0; the table counts only rows of the current tag.
+A change undone (its version with it) brings its rows back from ``stale``.
 
     .venv/bin/python benchmarks/bots_strength.py --only ataxx --only attactics --seconds 3600
     .venv/bin/python benchmarks/bots_strength.py --top easy --games 20 --jobs 2
@@ -184,10 +185,17 @@ def current(results: dict[str, Any], key: str) -> dict[str, Any] | None:
 
 def retire(results: dict[str, Any]) -> None:
     """Move the rows of older bots (another tag) to ``stale``, and forget
-    the solitaire outcomes of older bots."""
+    the solitaire outcomes of older bots; a stale row of the current tag
+    (a change of the bots undone, its version with it) counts again."""
     for key in [k for k in results["rows"] if current(results, k) is None]:
         row = results["rows"].pop(key)
         results.setdefault("stale", {})[f"{key} ({row.get('bots', 'untagged')})"] = row
+    stale = results.get("stale", {})
+    for name in list(stale):
+        key, _, tag = name.partition(" (")
+        if key.count("/") == 2 and key not in results["rows"] and stale[name].get("bots") == row_tag(key) \
+                and tag == f"{stale[name]['bots']})":
+            results["rows"][key] = stale.pop(name)
     kept = results.get("solitaire", {})
     for key in [k for k in kept if not k.endswith(f"({bots_tag(k.split('/')[0], k.split(' ')[1])})")]:
         del kept[key]

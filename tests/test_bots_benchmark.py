@@ -44,6 +44,17 @@ def test_rows_of_older_bots_are_not_counted_and_are_played_again(strength):
     assert results["rows"]["ataxx/easy/beginner"]["bots"] == tag and results["rows"]["ataxx/easy/beginner"]["games"] == 1
 
 
+def test_the_rows_of_a_bot_change_undone_count_again(strength):
+    row = {"games": 20, "score": 20.0, "wins": 20, "draws": 0, "losses": 0, "cpu": 1.0, "done": list(range(20))}
+    tag = strength.bots_tag("ataxx")
+    strength.RESULTS.write_text(json.dumps({"rows": {"ataxx/easy/random": dict(row, score=3.0, bots="v99")},
+                                            "stale": {f"ataxx/easy/random ({tag})": dict(row, bots=tag)}}))
+    results = strength.load()
+    strength.retire(results)  # v99 undone: the games of the current bots are back, the others set aside
+    assert results["rows"]["ataxx/easy/random"]["score"] == 20.0
+    assert list(results["stale"]) == ["ataxx/easy/random (v99)"]
+
+
 def test_a_tag_names_the_bots_version_and_the_deal(strength):
     from engine.bots.hooks import hooks_for
     from notation import registry
