@@ -115,7 +115,38 @@ def test_the_prospects_fade_with_the_pile_and_only_money_counts_once_it_is_empty
     assert bot.prospects(empty) == [float(sum(part.values())) for part in final_scoring(empty)]
 
 
-def test_the_quick_prospects_are_the_prospects():
+def _prospects_by_definition(state):
+    """The prospects as ``prospects`` defines them, computed the plain way:
+    ``final_scoring``'s money, then each prospect, routes followed anew."""
+    from engine.taiga import board as maps
+    from engine.taiga.scoring import camp_reach, final_scoring
+    from engine.taiga.tiles import PILE
+
+    totals = [float(sum(part.values())) for part in final_scoring(state)]
+    left = len(state.pile) / len(PILE)
+    if not left:
+        return totals
+    board = maps.analyse(state.placed)
+    surveyors = {}
+    for piece in state.pieces:
+        if piece.role == "surveyor":
+            surveyors.setdefault(board.forest_of[(piece.x, piece.y, piece.spot)], set()).add(piece.player)
+        elif piece.role == "lumberjack":
+            forest = board.forest_at((piece.x, piece.y, piece.spot))
+            totals[piece.player] += bot.PROSPECT_LUMBERJACK * left * (2 * forest.size + forest.value)
+    for name, owners in surveyors.items():
+        forest = board.forests[name]
+        worth = bot.PROSPECT_SURVEYED * left * forest.size / (1 + bot.PROSPECT_OPEN_EDGE * forest.open)
+        for player in owners:
+            totals[player] += worth / len(owners)
+    for player in range(state.players):
+        for _, forests in camp_reach(state, board, player):
+            totals[player] += bot.PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
+        totals[player] += bot.PROSPECT_MEEPLE * left * state.meeples_left(player)
+    return totals
+
+
+def test_the_prospects_are_the_money_at_the_end_and_each_prospect_exactly():
     from taiga_helpers import laid
 
     game, found = positions("taiga", 40)
@@ -125,7 +156,7 @@ def test_the_quick_prospects_are_the_prospects():
     states.append(laid(tiles, pieces=[(1, "keeper", 1, 0, "c"), (1, "truck", 0, 0, "e"), (1, "lumberjack", -1, 0, "n")]))
     states.append(laid(tiles, pieces=[(1, "keeper", 1, 0, "c"), (2, "truck", 0, 0, "e"), (2, "lumberjack", -1, 0, "n")]))
     for state in states:
-        assert bot.quick_prospects(state) == pytest.approx(bot.prospects(state), abs=1e-9)
+        assert bot.prospects(state) == _prospects_by_definition(state)  # the same values: medium plays as before
 
 
 def test_from_hard_up_a_turn_is_judged_after_the_next_players_best_reply():
@@ -138,7 +169,7 @@ def test_from_hard_up_a_turn_is_judged_after_the_next_players_best_reply():
         drawn = mcts.settle_randomly(game, after, random.Random(9))
         mover = game.to_move(drawn)
         assert mover not in (None, seat)
-        replies = [bot.evaluate_quick_prospects(game, game.apply(drawn, r)) for r in mcts.turns_of(game, drawn)]
+        replies = [bot.evaluate_prospects(game, game.apply(drawn, r)) for r in mcts.turns_of(game, drawn)]
         best_for_them = max(replies, key=lambda worth: worth[mover])
         judged = bot.after_reply(game, after, seat, random.Random(9))
         assert judged == best_for_them[seat]

@@ -116,36 +116,10 @@ def prospects(state: TaigaState) -> list[float]:
     """Each player's money as if the game ended now (``final_scoring``)
     and what their pieces are likely to bring before it does: surveyed
     open forests, lumberjacks waiting for a road, open forests their camps
-    reach, and meeples in hand, all in proportion to the pile left."""
-    totals = [float(sum(part.values())) for part in final_scoring(state)]
-    left = len(state.pile) / len(PILE)
-    if not left:
-        return totals
-    board = maps.analyse(state.placed)
-    surveyors: dict[Any, set[int]] = {}
-    for piece in state.pieces:
-        if piece.role == "surveyor":
-            surveyors.setdefault(board.forest_of[(piece.x, piece.y, piece.spot)], set()).add(piece.player)
-        elif piece.role == "lumberjack":
-            forest = board.forest_at((piece.x, piece.y, piece.spot))
-            totals[piece.player] += PROSPECT_LUMBERJACK * left * (2 * forest.size + forest.value)
-    for name, owners in surveyors.items():
-        forest = board.forests[name]
-        worth = PROSPECT_SURVEYED * left * forest.size / (1 + PROSPECT_OPEN_EDGE * forest.open)
-        for player in owners:
-            totals[player] += worth / len(owners)
-    for player in range(state.players):
-        for _, forests in camp_reach(state, board, player):
-            totals[player] += PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
-        totals[player] += PROSPECT_MEEPLE * left * state.meeples_left(player)
-    return totals
-
-
-def quick_prospects(state: TaigaState) -> list[float]:
-    """``prospects``, the same values, with the map analysed once and each
-    player's camp routes followed once (``final_scoring`` and the camps'
-    prospects followed them four times or more: most of a lookahead's
-    time)."""
+    reach, and meeples in hand, all in proportion to the pile left.
+    The map is analysed once and each player's camp routes followed once
+    (``final_scoring`` and the camps followed them four times or more:
+    most of a lookahead's time); the money part is ``final_scoring``'s."""
     board = maps.analyse(state.placed)
     reach = [camp_reach(state, board, player) for player in range(state.players)]
     trucks = [{(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck" and p.player == player}
@@ -181,11 +155,6 @@ def quick_prospects(state: TaigaState) -> list[float]:
             totals[player] += PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
         totals[player] += PROSPECT_MEEPLE * left * state.meeples_left(player)
     return totals
-
-
-def evaluate_quick_prospects(game: Game, state: TaigaState) -> tuple[float, ...]:
-    """``evaluate_prospects``, by ``quick_prospects``."""
-    return _worth(quick_prospects(state))
 
 
 def evaluate_prospects(game: Game, state: TaigaState) -> tuple[float, ...]:
@@ -282,21 +251,21 @@ PLAYOUTS_PER_SAMPLE = 375
 
 
 def after_reply(game: Game, state: TaigaState, seat: int, rng: random.Random) -> float:
-    """``seat``'s ``evaluate_quick_prospects`` after the next player's best
+    """``seat``'s ``evaluate_prospects`` after the next player's best
     reply by their own: the draw before it settled by ``rng``; the position
     itself when the game is over or ``seat`` moves again (a choice)."""
     for _ in range(4):
         if game.chance(state) is None:
             break
         state = mcts.settle_randomly(game, state, rng)
-    now = evaluate_quick_prospects(game, state)
+    now = evaluate_prospects(game, state)
     mover = game.to_move(state)
     if game.is_over(state) or mover is None or mover == seat:
         return now[seat]
     best, mine = -1.0, now[seat]
     for reply in mcts.turns_of(game, state):
         try:
-            worth = evaluate_quick_prospects(game, game.apply(state, reply))
+            worth = evaluate_prospects(game, game.apply(state, reply))
         except PbemError:
             continue
         if worth[mover] > best:
@@ -359,7 +328,7 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
     if level.playouts >= LOOKAHEAD_FROM:
         width = searched(level)
         candidates = turns if len(turns) <= width else narrowed(game, view, seat, turns, rng, width,
-                                                                 evaluate_quick_prospects)
+                                                                 evaluate_prospects)
         ahead = lookahead(game, view, seat, candidates,
                           level.playouts // PLAYOUTS_PER_SAMPLE, rng, budget)
         return Choice(ahead.turn, ahead.value, playouts=ahead.samples * len(candidates),
