@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from engine.base import Game
 from engine.bots import mcts
@@ -42,8 +42,22 @@ def compare(game: Game, view: Any, seat: int, candidates: list[Any], samples: in
     their total payoff over ``samples`` paired samples (fewer if the turn's
     CPU ``budget`` would run out: the comparison stops when one more sample,
     as long as the longest so far, would overrun it less
-    ``mcts.RESERVE``); at least one sample.  A candidate that a
+    ``mcts.RESERVE``); at least one.  A candidate that a
     determinization refuses scores 0 in that sample."""
+
+    def played(after: Any, seed: int) -> float:
+        return mcts.playout(game, after, random.Random(2 * seed + 1), hooks, seat,
+                            chance=random.Random(2 * seed))[seat]
+
+    return compare_by(game, view, seat, candidates, samples, rng, hooks.determinize, played, budget)
+
+
+def compare_by(game: Game, view: Any, seat: int, candidates: list[Any], samples: int, rng: random.Random,
+               determinize: Callable[[Game, Any, int, random.Random], Any], judge: Callable[[Any, int], float],
+               budget: Budget | None = None) -> Compared:
+    """``compare`` with each candidate's worth in a sample given by
+    ``judge(position after it, the sample's seed)`` (``compare``'s: a
+    playout), the sample's position dealt by ``determinize``."""
     if not candidates:
         raise ValueError("there is no turn to compare")
     totals = [0.0] * len(candidates)
@@ -51,15 +65,14 @@ def compare(game: Game, view: Any, seat: int, candidates: list[Any], samples: in
     longest = 0.0
     done = 0
     for done in range(1, max(1, samples) + 1):
-        state = hooks.determinize(game, view, seat, rng)
+        state = determinize(game, view, seat, rng)
         seed = rng.getrandbits(62)
         for index, turn in enumerate(candidates):
             try:
                 after = game.apply(state, turn)
             except PbemError:
                 continue
-            totals[index] += mcts.playout(game, after, random.Random(2 * seed + 1), hooks, seat,
-                                          chance=random.Random(2 * seed))[seat]
+            totals[index] += judge(after, seed)
         if budget is not None and budget.capped:
             now = time.process_time()
             longest = max(longest, now - last)

@@ -51,12 +51,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from engine.base import Game
-from engine.bots import mcts
+from engine.bots import mcts, paired
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
 from engine.errors import PbemError
@@ -273,37 +272,14 @@ def after_reply(game: Game, state: TaigaState, seat: int, rng: random.Random) ->
     return mine
 
 
-@dataclass(frozen=True)
-class Lookahead:
-    turn: Any
-    value: float  # the mean of ``after_reply`` over the samples, 0 to 1
-    samples: int
-
-
 def lookahead(game: Game, view: TaigaState, seat: int, candidates: list[Any], samples: int,
-              rng: random.Random, budget: Any = None) -> Lookahead:
+              rng: random.Random, budget: Any = None) -> paired.Compared:
     """The best of ``candidates`` by ``after_reply`` summed over ``samples``
     determinizations of ``view``, each with one chance seed shared by every
-    candidate (fewer samples if the turn's CPU ``budget`` would run out,
-    as ``paired.compare``; at least one).  Ties: the earlier candidate."""
-    totals = [0.0] * len(candidates)
-    last, longest, done = time.process_time(), 0.0, 0
-    for done in range(1, max(1, samples) + 1):
-        state = determinize(game, view, seat, rng)
-        seed = rng.getrandbits(62)
-        for index, turn in enumerate(candidates):
-            try:
-                after = game.apply(state, turn)
-            except PbemError:
-                continue
-            totals[index] += after_reply(game, after, seat, random.Random(seed))
-        if budget is not None and budget.capped:
-            now = time.process_time()
-            longest, last = max(longest, now - last), now
-            if budget.would_overrun(longest + mcts.RESERVE * (budget.seconds or 0.0)):
-                break
-    best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
-    return Lookahead(candidates[best], totals[best] / done, done)
+    candidate (``paired.compare_by``: fewer samples if the turn's CPU
+    ``budget`` would run out; at least one).  Ties: the earlier candidate."""
+    return paired.compare_by(game, view, seat, candidates, samples, rng, determinize,
+                             lambda after, seed: after_reply(game, after, seat, random.Random(seed)), budget)
 
 
 def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
@@ -315,7 +291,6 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
     after the next player's best reply (``lookahead``).  None (the search
     over every turn) when there is one turn, or below medium when there
     are no more than it searches."""
-    from engine.bots import mcts, paired
     from engine.bots.player import Choice
 
     if level.playouts < NARROWED_FROM:
