@@ -59,7 +59,7 @@ from engine.bots import mcts, paired
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
 from engine.errors import PbemError
-from engine.taiga.scoring import SERVED_FOREST, UNLOGGED_TILE, camp_reach, final_scoring, token_value
+from engine.taiga.scoring import camp_reach, final_scoring
 from engine.taiga import board as maps
 from engine.taiga.state import HIDDEN, Place, TaigaState
 from engine.taiga.tiles import PILE
@@ -116,25 +116,14 @@ def prospects(state: TaigaState) -> list[float]:
     and what their pieces are likely to bring before it does: surveyed
     open forests, lumberjacks waiting for a road, open forests their camps
     reach, and meeples in hand, all in proportion to the pile left.
-    The map is analysed once and each player's camp routes followed once
-    (``final_scoring`` and the camps followed them four times or more:
-    most of a lookahead's time); the money part is ``final_scoring``'s."""
+    The map is analysed once and each player's camp routes followed once,
+    for the money part (``final_scoring``, given them) and the camps'
+    prospects alike (following them four times or more was most of a
+    lookahead's time)."""
     board = maps.analyse(state.placed)
     reach = [camp_reach(state, board, player) for player in range(state.players)]
-    trucks = [{(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck" and p.player == player}
-              for player in range(state.players)]
+    totals = [float(sum(part.values())) for part in final_scoring(state, board, reach)]
     left = len(state.pile) / len(PILE)
-    totals = []
-    for player in range(state.players):
-        unlogged = 0
-        for p in state.pieces:
-            if p.role == "lumberjack" and p.player == player:
-                forest = board.forest_of[(p.x, p.y, p.spot)]
-                if any(forest in forests and trucks[player] & segments for segments, forests in reach[player]):
-                    unlogged += board.forests[forest].size
-        served = sum(sum(1 for f in forests if board.forests[f].complete) for _, forests in reach[player])
-        totals.append(float(state.money[player] + UNLOGGED_TILE * unlogged + SERVED_FOREST * served
-                            + token_value(state.tokens[player])))
     if not left:
         return totals
     surveyors: dict[Any, set[int]] = {}

@@ -25,12 +25,14 @@ def camp_reach(state: TaigaState, board: Map, player: int) -> list[tuple[set[Key
             if owner == player and at in board.camps]
 
 
-def connected(state: TaigaState, board: Map, player: int, forest: Key) -> bool:
+def connected(state: TaigaState, board: Map, player: int, forest: Key,
+              reach: list[tuple[set[Key], set[Key]]] | None = None) -> bool:
     """True when a camp of ``player`` reaches the forest by road, with a
-    truck of ``player`` on that route."""
+    truck of ``player`` on that route; ``reach``: the player's
+    ``camp_reach``, when already followed."""
     trucks = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck" and p.player == player}
-    return any(forest in forests and trucks & segments
-               for segments, forests in camp_reach(state, board, player))
+    routes = camp_reach(state, board, player) if reach is None else reach
+    return any(forest in forests and trucks & segments for segments, forests in routes)
 
 
 def log_forests(state: TaigaState) -> TaigaState:
@@ -58,18 +60,23 @@ def token_value(tokens: tuple[str, ...]) -> int:
     return len(tokens) * TOKEN_VALUE * len(set(tokens))
 
 
-def final_scoring(state: TaigaState) -> list[dict[str, int]]:
+def final_scoring(state: TaigaState, board: Map | None = None,
+                  reach: list[list[tuple[set[Key], set[Key]]]] | None = None) -> list[dict[str, int]]:
     """Each player's final money, by source (ruling 8): money, unlogged
     lumberjack forests connected by road and truck ($1 a tile), completed
-    forests each camp reaches ($3 each, per camp), species tokens."""
-    board = maps.analyse(state.placed)
+    forests each camp reaches ($3 each, per camp), species tokens.
+    ``board`` (``maps.analyse``) and ``reach`` (each player's
+    ``camp_reach``), when given, are not worked out again; each player's
+    routes are followed once."""
+    board = maps.analyse(state.placed) if board is None else board
+    if reach is None:
+        reach = [camp_reach(state, board, player) for player in range(state.players)]
     parts = []
     for player in range(state.players):
         unlogged = sum(board.forests[board.forest_of[(p.x, p.y, p.spot)]].size
                        for p in state.pieces if p.role == "lumberjack" and p.player == player
-                       and connected(state, board, player, board.forest_of[(p.x, p.y, p.spot)]))
-        served = sum(sum(1 for f in forests if board.forests[f].complete)
-                     for _, forests in camp_reach(state, board, player))
+                       and connected(state, board, player, board.forest_of[(p.x, p.y, p.spot)], reach[player]))
+        served = sum(sum(1 for f in forests if board.forests[f].complete) for _, forests in reach[player])
         parts.append({"money": state.money[player], "lumberjack forests": UNLOGGED_TILE * unlogged,
                       "forests served": SERVED_FOREST * served, "species": token_value(state.tokens[player])})
     return parts
