@@ -1,7 +1,9 @@
 """Thousands of random Attactics games for 2, 3 and 4 players, checking
 Attactics' own invariants after every turn: every player owns 15 pyramids,
 five of each size, on the board or in their stash; the player to move has a
-piece and a legal turn; a finished game has a winner by ruling 10.  The text
+piece and a legal turn; a finished game has a winner by ruling 10.  (The
+pyramids a player has on the board are counted from their stash, so the
+first invariant is what keeps the scores and the ending right.)  The text
 round trips every game must keep are in ``test_game_contract.py``."""
 
 from __future__ import annotations

@@ -274,10 +274,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
     def finish(state: AttacticsState, work: Work) -> AttacticsState:
         """The position after a turn: eliminations and the end (ruling 10)."""
         mover, players = state.to_move, state.players
-        counts = [0] * players
-        for piece in work.board:
-            if piece:
-                counts[owner(piece)] += 1
+        counts = [PIECES - sum(stash) for stash in work.stashes]  # every pyramid not in a stash is on the board (ruling 8)
         stashes = tuple(tuple(s) for s in work.stashes)
         after = [(mover + i) % players for i in range(players)]  # mover first, then turn order
         full = [p for p in after if counts[p] == PIECES]
@@ -318,7 +315,9 @@ class AttacticsGame(Game[AttacticsState, Turn]):
                 placed = clone if near else size
                 if not placed:
                     continue
-                if self._simple_capture(board, stash, mover, to, placed, near):
+                if not named and self._quiet(board, mover, to, placed):
+                    yield None, self._quiet_work(state, frm, to, placed, near)
+                elif self._simple_capture(board, stash, mover, to, placed, near):
                     move = Move(frm, to)
                     yield move, None if named else self._only_board(*self.prepare(state, move))
                 else:
@@ -327,6 +326,26 @@ class AttacticsGame(Game[AttacticsState, Turn]):
                 yield from self._variants(state, Grow(frm), named)
             if size == 1 or stash[size - 2]:
                 yield from self._variants(state, Shrink(frm), named)
+
+    @staticmethod
+    def _quiet(board: tuple[int, ...], mover: int, to: int, placed: int) -> bool:
+        """True when a move of a piece of size ``placed`` to ``to`` captures nothing."""
+        for n in NEAR[to]:
+            piece = board[n]
+            if piece and piece >> 2 != mover and piece & 3 <= placed:
+                return False
+        return True
+
+    @staticmethod
+    def _quiet_work(state: AttacticsState, frm: int, to: int, placed: int, clone: bool) -> Work:
+        """The board after a move that captures nothing (``_quiet``), built
+        directly: the search meets many, and ``prepare`` checks each again."""
+        work = Work(state.board, state.stashes)
+        if clone:
+            work.take(to, state.to_move, placed)
+        else:
+            work.board[to], work.board[frm] = work.board[frm], 0
+        return work
 
     @staticmethod
     def _simple_capture(board: tuple[int, ...], stash: tuple[int, ...], mover: int, to: int, placed: int, clone: bool) -> bool:

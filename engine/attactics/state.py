@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.attactics.board import PIECES_PER_SIZE, owner, size_of
+from engine.attactics.board import PIECES, PIECES_PER_SIZE, owner, size_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,9 @@ class AttacticsState:
     winner: int | None = None
 
     def on_board(self, player: int) -> int:
-        return sum(1 for piece in self.board if piece and owner(piece) == player)
+        # every pyramid not in the stash is on the board (ruling 8: destroyed and captured ones go back
+        # to it); counting the squares was a tenth of a bot's search
+        return PIECES - sum(self.stashes[player])
 
     def board_counts(self, player: int) -> tuple[int, int, int]:
         counts = [0, 0, 0]
