@@ -25,6 +25,11 @@ of their pyramids that pass a survival check of every world now (as the
 check after their next expansion would find them), their ships and
 marines, and a little of their final score as if the game ended now.
 Playouts are cut off after 4 turns: shorter, cheaper and judged by that.
+
+``choose`` places the starting colonists at every level, and at medium
+compares the glance's best turns of play on the same luck
+(``engine.bots.paired``): medium's tree search, its root widened to 35
+turns of a few noisy playouts each, lost more games to easy than it won.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from engine.alheimur.scoring import score
 from engine.alheimur.survival import check_world, expand, survive
 from engine.alheimur.turns import STEPS, expansion_options, moved, step_moves
 from engine.base import Game
+from engine.bots import mcts, paired
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
 from engine.errors import IllegalTurnError, PbemError
@@ -162,10 +168,15 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
     world's first territories) and could not tell them apart in 40
     playouts: a beginner lost games to random play by placing colonists
     that the first survival check killed.  None after the setup (the
-    search decides)."""
-    if view.phase != "colonists" or game.chance(view) is not None:
-        return None
+    search decides), except at medium in play (``_paired``)."""
     from engine.bots.player import Choice
+
+    if game.chance(view) is not None:
+        return None
+    if view.phase == "play" and PAIRED_FROM <= level.playouts < PAIRED_UNTIL:
+        return _paired(game, view, seat, level, rng, budget)
+    if view.phase != "colonists":
+        return None
 
     placements = list(game.iter_turns(view))
     rng.shuffle(placements)
@@ -175,6 +186,27 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
         if worth_now > value:
             best, value = turn, worth_now
     return None if best is None else Choice(best, value, why="starting colonists: the most that survive")
+
+
+#: the levels (by playouts) that compare the glance's best turns on the same luck: medium
+PAIRED_FROM, PAIRED_UNTIL = 300, 1500
+#: turns compared, the glance's best
+PAIRED_WIDTH = 10
+
+
+def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
+    """The best of the glance's ``PAIRED_WIDTH`` best turns (``order_turns``)
+    by their playouts on the same luck, ``level.playouts`` shared among
+    them; None when the view has one turn."""
+    from engine.bots.player import Choice
+
+    turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
+    if len(turns) <= 1:
+        return None
+    candidates = order_turns(game, view, turns, rng)[:PAIRED_WIDTH]
+    found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng, HOOKS, budget)
+    return Choice(found.turn, found.value, playouts=found.samples * len(candidates),
+                  why="the turns best at a glance, compared on the same luck")
 
 
 #: tries at a random item before a playout's turn is the empty turn
@@ -210,5 +242,8 @@ def random_turn(game: Game, state: AlheimurState, rng: random.Random) -> Turn | 
     return Turn()
 
 
+#: version 6 (2026-12-03): medium compares the glance's best turns on the same luck (``_paired``);
+#: the other levels play as in version 4 (version 5, a lookahead from medium up, was undone)
 HOOKS = Hooks(choose=choose, determinize=determinize, evaluate=evaluate, order_turns=order_turns,
-              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=4)
+              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=6,
+              kept={"beginner": 4, "easy": 4, "hard": 4, "strongest": 4})
