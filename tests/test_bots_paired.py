@@ -1,11 +1,14 @@
 """Paired Monte Carlo (``engine/bots/paired.py``): a few candidate turns
 compared on the same luck, one dealing of the hidden parts and one stream
-of chance per sample for every candidate, within the turn's CPU cap."""
+of chance per sample for every candidate, within the turn's CPU cap;
+and sequential halving, which gives the better candidates more samples."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+
+import pytest
 
 from engine.base import settle_from_seed
 from engine.bots import paired
@@ -64,3 +67,43 @@ def test_the_comparison_stops_within_the_turns_cap_after_one_sample_at_least():
     found = paired.compare(game, view, 0, game.legal_turns(view), 100_000, random.Random(1), hooks_for(game),
                            Budget.start(20))
     assert 1 <= found.samples < 100_000
+
+
+def test_halving_finds_the_turn_that_wins_among_many():
+    game, state, turns, winning = last_piece()
+    others = [t for t in turns if t not in winning][:9]
+    for seed in range(3):
+        found = paired.halve(game, state, 0, others + winning[:1], 60, random.Random(seed), hooks_for(game))
+        assert found.turn == winning[0] and found.value == 1.0
+        assert found.playouts <= 60
+
+
+class _Numbers:
+    """A game of one move whose turns are numbers: after turn n comes the position n."""
+
+    def apply(self, state, turn):
+        return turn
+
+
+def test_halving_gives_the_better_half_more_samples_on_the_same_luck():
+    met: dict[int, list[int]] = {turn: [] for turn in range(8)}
+
+    def judge(after, seed):  # turn n is worth n / 10 on any luck
+        met[after].append(seed)
+        return after / 10
+
+    found = paired.halve_by(_Numbers(), "start", 0, list(range(8)), 240, random.Random(3),
+                            lambda game, view, seat, rng: view, judge)
+    assert found.turn == 7 and found.value == pytest.approx(0.7)
+    counts = [len(met[turn]) for turn in range(8)]
+    # 3 rounds of 80 playouts: 10 samples for all 8, 20 more for the best 4, 40 more for the best 2
+    assert counts == [10, 10, 10, 10, 30, 30, 70, 70] and found.samples == 70 and found.playouts == 240
+    assert met[6] == met[7] and met[4] == met[7][:30] and met[0] == met[7][:10]  # the same luck
+    assert len(set(met[7])) == 70
+
+
+def test_halving_stops_within_the_turns_cap_at_the_best_left():
+    game, view = _dealt_hands()
+    found = paired.halve(game, view, 0, game.legal_turns(view), 100_000, random.Random(1), hooks_for(game),
+                         Budget.start(20))
+    assert 1 <= found.samples < 50_000 and found.turn in game.legal_turns(view)
