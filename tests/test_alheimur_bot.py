@@ -1,12 +1,13 @@
 """Alheimur's bot hooks: a playout's turn picked without listing the
 position's turns is a legal turn, of any kind the position offers; the
-starting colonists are placed so that they survive."""
+starting colonists are placed so that they survive; medium compares only
+turns that lead to different positions."""
 
 from __future__ import annotations
 
 import random
 
-from engine.alheimur.bot import random_turn, survivors
+from engine.alheimur.bot import distinct, random_turn, survivors
 from engine.alheimur.pieces import Civilize, Expand, Turn
 from engine.alheimur.setup import world_name
 from engine.bots import choose
@@ -68,3 +69,17 @@ def test_a_bots_starting_colonists_all_survive_the_first_survival_check():
             after = survivors(game.apply(state, turn))
             world = after.world(world_name(seat))
             assert sum(1 for _, piece in world.pieces if piece.owner == seat) == 3, turn
+
+
+def test_medium_compares_only_turns_that_lead_to_different_positions():
+    game, found = positions(SEEDS[1])
+    views = [game.view(state, seat) for state, seat in found if state.phase == "play"]
+    view, turns = next((view, turns) for view in views if 50 < len(turns := game.legal_turns(view)) < 1000)
+    afters = [game.apply(view, turn) for turn in turns]
+    assert len(set(afters)) < len(turns)  # some turns repeat another
+    kept = distinct(game, view, turns, len(turns))
+    assert len(kept) == len(set(afters))
+    assert len({game.apply(view, turn) for turn in kept}) == len(kept)
+    first = [turn for turn, after in zip(turns, afters) if afters.index(after) == turns.index(turn)]
+    assert kept == first  # the earliest of each, in order
+    assert distinct(game, view, turns, 3) == first[:3]

@@ -27,9 +27,10 @@ marines, and a little of their final score as if the game ended now.
 Playouts are cut off after 4 turns: shorter, cheaper and judged by that.
 
 ``choose`` places the starting colonists at every level, and at medium
-compares the glance's best turns of play on the same luck
-(``engine.bots.paired``): medium's tree search, its root widened to 35
-turns of a few noisy playouts each, lost more games to easy than it won.
+compares the glance's best turns of play on the same luck, halving them
+round by round (``engine.bots.paired.halve``): medium's tree search, its
+root widened to 35 turns of a few noisy playouts each, lost more games
+to easy than it won.
 """
 
 from __future__ import annotations
@@ -196,17 +197,41 @@ PAIRED_WIDTH = 10
 
 def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """The best of the glance's ``PAIRED_WIDTH`` best turns (``order_turns``)
-    by their playouts on the same luck, ``level.playouts`` shared among
-    them; None when the view has one turn."""
+    by their playouts on the same luck, halved round by round
+    (``paired.halve``: ``level.playouts`` playouts in all, the last two
+    turns playing the most); None when the view has one turn."""
     from engine.bots.player import Choice
 
     turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
     if len(turns) <= 1:
         return None
-    candidates = order_turns(game, view, turns, rng)[:PAIRED_WIDTH]
-    found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng, HOOKS, budget)
-    return Choice(found.turn, found.value, playouts=found.samples * len(candidates),
-                  why="the turns best at a glance, compared on the same luck")
+    candidates = distinct(game, view, order_turns(game, view, turns, rng), PAIRED_WIDTH)
+    found = paired.halve(game, view, seat, candidates, level.playouts, rng, HOOKS, budget)
+    return Choice(found.turn, found.value, playouts=found.playouts,
+                  why="the turns best at a glance, halved on the same luck")
+
+
+def distinct(game: Game, view: AlheimurState, turns: list, count: int) -> list:
+    """The first ``count`` of ``turns`` that lead to different positions:
+    of a turn that leads where an earlier one did (the same moves in
+    another order, a step that changes nothing), only the earlier is
+    kept.  Some six turns in ten of a position of play repeat another,
+    and one in six of the glance's best ten did (2026-12-03, 174
+    positions of beginners' games)."""
+    kept, seen = [], set()
+    for turn in turns:
+        try:
+            after = game.apply(view, turn)
+        except PbemError:
+            after = None
+        if after is not None:
+            if after in seen:
+                continue
+            seen.add(after)
+        kept.append(turn)
+        if len(kept) == count:
+            break
+    return kept
 
 
 #: tries at a random item before a playout's turn is the empty turn
@@ -243,7 +268,9 @@ def random_turn(game: Game, state: AlheimurState, rng: random.Random) -> Turn | 
 
 
 #: version 6 (2026-12-03): medium compares the glance's best turns on the same luck (``_paired``);
-#: the other levels play as in version 4 (version 5, a lookahead from medium up, was undone)
+#: the other levels play as in version 4 (version 5, a lookahead from medium up, was undone);
+#: version 7 (2026-12-03): medium halves them (``paired.halve``), the last two playing some 80
+#: samples, and compares only turns that lead to different positions (``distinct``)
 HOOKS = Hooks(choose=choose, determinize=determinize, evaluate=evaluate, order_turns=order_turns,
-              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=6,
+              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=7,
               kept={"beginner": 4, "easy": 4, "hard": 4, "strongest": 4})
