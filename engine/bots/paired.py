@@ -42,7 +42,7 @@ class Compared:
     turn: Any
     value: float  # the bot's mean payoff after the turn, 0 to 1
     samples: int  # samples played (each plays every candidate still compared)
-    playouts: int = 0  # candidates' playouts in all
+    playouts: int  # candidates' playouts in all
 
 
 def compare(game: Game, view: Any, seat: int, candidates: list[Any], samples: int, rng: random.Random,
@@ -141,23 +141,25 @@ def halve_by(game: Game, view: Any, seat: int, candidates: list[Any], playouts: 
     if len(candidates) <= 1:
         return compare_by(game, view, seat, candidates, 1, rng, determinize, judge, budget)
     totals = [0.0] * len(candidates)
+
+    def ranked(indices: list[int]) -> list[int]:  # best first, ties: the earlier candidate
+        return sorted(indices, key=lambda index: (-totals[index], index))
+
+    def best() -> Compared:
+        first = ranked(left)[0]
+        return Compared(candidates[first], totals[first] / done, done, played)
+
     left = list(range(len(candidates)))
-    share = max(1, playouts // max(1, math.ceil(math.log2(len(candidates)))))
+    share = max(1, playouts // math.ceil(math.log2(len(candidates))))
     clock = _Clock(budget)
     done = played = 0
-    while True:
+    while len(left) > 1:
         for _ in range(max(1, share // len(left))):
             state = determinize(game, view, seat, rng)
             _sample(game, state, candidates, left, totals, judge, rng.getrandbits(62))
             done += 1
             played += len(left)
             if clock.out():
-                break
-        else:
-            left.sort(key=lambda index: (-totals[index], index))
-            left = left[:(len(left) + 1) // 2]
-            if len(left) > 1:
-                continue
-        break
-    best = min(left, key=lambda index: (-totals[index], index))
-    return Compared(candidates[best], totals[best] / done, done, played)
+                return best()
+        left = ranked(left)[:(len(left) + 1) // 2]
+    return best()

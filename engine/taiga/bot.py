@@ -295,13 +295,13 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
                                                                  evaluate_prospects)
         ahead = lookahead(game, view, seat, candidates,
                           level.playouts // PLAYOUTS_PER_SAMPLE, rng, budget)
-        return Choice(ahead.turn, ahead.value, playouts=ahead.samples * len(candidates),
+        return Choice(ahead.turn, ahead.value, playouts=ahead.playouts,
                       why="the turns best by their prospects, judged after the best reply")
     candidates = turns if few else narrowed(game, view, seat, turns, rng, searched(level), judge)
     if level.playouts >= PAIRED_FROM:
         found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng,
                                replace(HOOKS, playout_plies=PAIRED_PLIES, evaluate=judge), budget)
-        return Choice(found.turn, found.value, playouts=found.samples * len(candidates),
+        return Choice(found.turn, found.value, playouts=found.playouts,
                       why="the turns best at once, compared on the same luck")
     found = mcts.search(game, view, seat, level.playouts, rng, HOOKS, budget, candidates)
     return Choice(found.turn, found.value, playouts=found.playouts, why="search of the turns best at once")
