@@ -1,7 +1,7 @@
 """Alheimur's bot hooks: a playout's turn picked without listing the
 position's turns is a legal turn, of any kind the position offers; the
 starting colonists are placed so that they survive; medium compares only
-turns that lead to different positions."""
+turns that lead to different positions, hard and strongest more of them."""
 
 from __future__ import annotations
 
@@ -83,3 +83,24 @@ def test_medium_compares_only_turns_that_lead_to_different_positions():
     first = [turn for turn, after in zip(turns, afters) if afters.index(after) == turns.index(turn)]
     assert kept == first  # the earliest of each, in order
     assert distinct(game, view, turns, 3) == first[:3]
+
+
+def test_hard_and_strongest_halve_more_of_the_glances_turns_than_medium(monkeypatch):
+    import engine.alheimur.bot as alheimur_bot
+
+    game, found = positions(SEEDS[1])
+    view, seat = next((game.view(state, seat), seat) for state, seat in found
+                      if state.phase == "play" and len(game.legal_turns(game.view(state, seat))) > 200)
+    compared = {}
+    real_halve = alheimur_bot.paired.halve
+
+    def halve(game, view, seat, candidates, playouts, rng, hooks, budget=None):
+        compared[playouts] = len(candidates)
+        return real_halve(game, view, seat, candidates, playouts, rng, hooks, budget)
+
+    monkeypatch.setattr(alheimur_bot.paired, "halve", halve)
+    for level in ("medium", "hard", "strongest"):
+        choice = choose(game, view, seat, level, seed=3, timed=False)
+        assert choice.why == "the turns best at a glance, halved on the same luck"
+        assert choice.turn in game.legal_turns(view)
+    assert compared == {300: 10, 1500: 20, 6000: 40}
