@@ -44,6 +44,14 @@ def test_greenhouse_bot_solves_a_small_greenhouse():
     assert played.payoffs == (1.0,), game.result(played.state)
 
 
+def test_greenhouse_beginner_fills_every_order_in_more_breedings_than_easy():
+    game = registry.get("greenhouse").rules
+    options = {"stashes": "rbpc", "orders": "3"}
+    beginner, easy = (play_game(game, [level], ("greenhouse/deal", 2), options) for level in ("beginner", "easy"))
+    assert beginner.payoffs == easy.payoffs == (1.0,)
+    assert game.scores(beginner.state)[0] > game.scores(easy.state)[0]  # breedings: fewer is better
+
+
 def last_piece():
     """An Ataxx position where x can take o's only piece (g7), only by
     moving next to it from e5: the game, the position, its turns and the

@@ -202,3 +202,29 @@ def test_a_quick_random_try_of_a_plan_plays_legally_and_leaves_slow_orders_for_l
     assert len(full) == 3 and nodes == 9  # three breedings, found in 9 nodes
     assert solver._fill(state, order, 100_000, None, cap=9)[0] == full
     assert solver._fill(state, order, 100_000, None, cap=2)[0] is None  # left for later, not out of budget
+
+
+def _first_filled(state, line):
+    """The order the first delivery of ``line`` fills."""
+    node = state
+    for turn in line:
+        after = RULES.apply(node, turn)
+        filled = [o for o in node.unfilled if o not in after.unfilled]
+        if filled:
+            return filled[0]
+        node = after
+    return None
+
+
+def test_a_plan_fills_the_orders_as_listed_or_in_a_random_order_when_asked():
+    state = _default_deal(3)
+    listed = solver.plan(state, 1, fill_first="listed")
+    assert plays(state, listed).done
+    first_fillable = next(o for o in state.unfilled if solver._fill(state, o, 100_000, None)[0])
+    assert _first_filled(state, listed) == first_fillable
+    firsts = set()
+    for seed in range(6):
+        line = solver.plan(state, 1, fill_first="random", rng=random.Random(seed))
+        assert plays(state, line).done
+        firsts.add(_first_filled(state, line))
+    assert len(firsts) > 1  # not always the same order first

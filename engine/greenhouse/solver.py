@@ -251,7 +251,8 @@ def _fill(node: GreenhouseState, order: Genes, max_nodes: int, deadline: float |
 
 def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
          max_seconds: float | None = None, reshape: bool = False,
-         rng: random.Random | None = None, fill_nodes: int | None = None) -> tuple[Breed, ...] | None:
+         rng: random.Random | None = None, fill_nodes: int | None = None,
+         fill_first: str = "quickest") -> tuple[Breed, ...] | None:
     """The shortest solution found by filling the orders one at a time in
     up to ``sequences`` different orders of filling, each order filled by
     the fewest breedings that fill it alone (``_fill``).  The first
@@ -266,7 +267,9 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
     search meets the pairs in a random order and the leftovers' ties are
     broken at random.  ``fill_nodes``: an order whose fill takes the
     search more nodes than that is left for later (``_fill``'s cap), so
-    that a try is quick."""
+    that a try is quick.  ``fill_first``: which order's fill each sequence
+    tries first, "quickest" (the greedy choice), "listed" (the first in the
+    order list that can be filled) or "random" (in ``rng``'s order)."""
     deadline = None if max_seconds is None else time.process_time() + max_seconds
     fills: dict[tuple, tuple[Breed, ...] | None] = {}
     used = 0
@@ -292,7 +295,7 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
         if best is not None and (tried >= sequences or len(line) + lower_bound(node) >= len(best)):
             return
         found = [f for f in (fill(node, order) for order in dict.fromkeys(node.unfilled)) if f]
-        for part in sorted(found, key=len):  # stable: the first of the quickest is the greedy choice
+        for part in _first(found, fill_first, rng):
             child = node
             for turn in part:
                 child = bred(child, turn)
@@ -305,6 +308,16 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
     except _OutOfBudget:
         pass
     return best
+
+
+def _first(fills: list[tuple[Breed, ...]], fill_first: str, rng: random.Random | None) -> list[tuple[Breed, ...]]:
+    """The orders' fills in the order ``plan`` tries them (``fill_first``);
+    sorting is stable: the first of the quickest is the greedy choice."""
+    if fill_first == "listed":
+        return fills
+    if fill_first == "random":
+        return (rng or random.Random(0)).sample(fills, len(fills))
+    return sorted(fills, key=len)
 
 
 def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
