@@ -26,9 +26,9 @@ check after their next expansion would find them), their ships and
 marines, and a little of their final score as if the game ended now.
 Playouts are cut off after 4 turns: shorter, cheaper and judged by that.
 
-``choose`` places the starting colonists at every level, and from medium
-up compares the glance's best turns of play on the same luck, halving them
-round by round (``engine.bots.paired.halve``; hard and strongest compare
+``choose`` places the starting colonists at every level, and at medium
+and hard compares the glance's best turns of play on the same luck,
+halving them round by round (``engine.bots.paired.halve``; hard compares
 more of them): medium's tree search, its root widened to 35 turns of a
 few noisy playouts each, lost more games to easy than it won.
 """
@@ -169,12 +169,12 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
     world's first territories) and could not tell them apart in 40
     playouts: a beginner lost games to random play by placing colonists
     that the first survival check killed.  None after the setup (the
-    search decides), except from medium up in play (``_paired``)."""
+    search decides), except at medium and hard in play (``_paired``)."""
     from engine.bots.player import Choice
 
     if game.chance(view) is not None:
         return None
-    if view.phase == "play" and level.playouts >= PAIRED_FROM:
+    if view.phase == "play" and PAIRED_FROM <= level.playouts < PAIRED_UNTIL:
         return _paired(game, view, seat, level, rng, budget)
     if view.phase != "colonists":
         return None
@@ -189,12 +189,12 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
     return None if best is None else Choice(best, value, why="starting colonists: the most that survive")
 
 
-#: the levels (by playouts) that compare the glance's best turns on the same luck: medium and up
-PAIRED_FROM = 300
-#: turns compared, the glance's best, by level (version 8: hard and strongest compare more of
-#: them with their larger budgets; the last two of medium's 10 meet some 80 samples, of
-#: hard's 20 some 350, of strongest's 40 some 1200)
-PAIRED_WIDTH = {"medium": 10, "hard": 20, "strongest": 40}
+#: the levels (by playouts) that compare the glance's best turns on the same luck: medium and
+#: hard (strongest searches the tree, as at version 4)
+PAIRED_FROM, PAIRED_UNTIL = 300, 6000
+#: turns compared, the glance's best, by level (version 8: hard compares more of them with its
+#: larger budget; the last two of medium's 10 meet some 80 samples, of hard's 20 some 350)
+PAIRED_WIDTH = {"medium": 10, "hard": 20}
 
 
 def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
@@ -274,8 +274,8 @@ def random_turn(game: Game, state: AlheimurState, rng: random.Random) -> Turn | 
 #: the other levels play as in version 4 (version 5, a lookahead from medium up, was undone);
 #: version 7 (2026-12-03): medium halves them (``paired.halve``), the last two playing some 80
 #: samples, and compares only turns that lead to different positions (``distinct``);
-#: version 8 (2026-12-03): hard and strongest do the same with more turns (``PAIRED_WIDTH``)
-#: instead of version 4's tree search (medium plays as in version 7)
+#: version 8 (2026-12-03): hard does the same with more turns (``PAIRED_WIDTH``) instead of
+#: version 4's tree search (medium plays as in version 7; strongest, tried so too, was kept at 4)
 HOOKS = Hooks(choose=choose, determinize=determinize, evaluate=evaluate, order_turns=order_turns,
               random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=8,
-              kept={"beginner": 4, "easy": 4, "medium": 7})
+              kept={"beginner": 4, "easy": 4, "medium": 7, "strongest": 4})
