@@ -87,8 +87,7 @@ def choose(game: Game, view: Any, seat: int, level: Level, rng: random.Random, b
                         reshape=plan.reshape, fill_first=plan.fill_first,
                         rng=rng if plan.fill_first == "random" else None)
     if first and not plan.depth:
-        return Choice(first[0], 1.0, playouts=plan.nodes // 2,
-                      why=f"solver: the orders one at a time, {len(first)} breedings to go")
+        return Choice(first[0], 1.0, why=f"solver: the orders one at a time, {len(first)} breedings to go")
     for _ in range(1, plan.tries):
         left = budget.left(SOLVER_SHARE / 2)
         if left is not None and left <= 0:
