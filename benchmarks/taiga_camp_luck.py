@@ -31,7 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.bots.levels import level_named  # noqa: E402
 from engine.bots.match import interval, play_game  # noqa: E402
+from engine.errors import OptionError  # noqa: E402
 from notation import registry  # noqa: E402
 
 
@@ -101,7 +103,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", default="camps")
     parser.add_argument("--verbose", action="store_true", help="print each game as it ends")
     args = parser.parse_args(argv)
-    first, second = [lv.strip() for lv in args.levels.split(",")]
+    levels = [lv.strip() for lv in args.levels.split(",")]
+    if len(levels) != 2 or args.games < 1 or args.jobs < 1:
+        parser.error("give two levels (--levels hard,medium), and at least one game and one job")
+    for name in levels:
+        try:
+            level_named(name)
+        except OptionError as error:
+            parser.error(str(error))
+    first, second = levels
     tasks = [(first, second, args.seed, index) for index in range(args.games)]
     games: list[Game] = []
     with multiprocessing.Pool(args.jobs) as pool:
