@@ -83,7 +83,7 @@ from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
 from engine.bots.hooks import hooks_for  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
-from engine.bots.match import interval, outcome_points, play_game, solitaire_outcome  # noqa: E402
+from engine.bots.match import interval, outcome_points, play_game, seated, solitaire_outcome  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
 from notation import registry  # noqa: E402
 
@@ -260,9 +260,7 @@ def play_one(task: tuple) -> tuple[str, int, float, float, str, dict[str, tuple]
             outcomes = {**known, **played}
             points = outcome_points(outcomes[level], outcomes[opponent])
         else:
-            seat = index % 2
-            seats = [opponent, opponent]
-            seats[seat] = level
+            seat, seats = seated(level, opponent, index)
             points = play_game(game, seats, (seed, index), options, timed).payoffs[seat]
     return row_key(name, level, opponent), index, points, time.process_time() - start, seed, played
 

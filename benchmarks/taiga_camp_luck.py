@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.bots.levels import level_named  # noqa: E402
-from engine.bots.match import interval, play_game  # noqa: E402
+from engine.bots.match import interval, play_game, seated  # noqa: E402
 from engine.errors import OptionError  # noqa: E402
 from notation import registry  # noqa: E402
 
@@ -51,9 +51,7 @@ def play(task: tuple[str, str, str, int]) -> Game:
     """Game ``index`` of the match (the first level in seat ``index % 2``)."""
     first, second, seed, index = task
     start = time.process_time()
-    seat = index % 2
-    levels = [second, second]
-    levels[seat] = first
+    seat, levels = seated(first, second, index)
     rules = registry.get("taiga").rules
     played = play_game(rules, levels, (seed, index))
     kept = collections.Counter(p.player for p in played.state.pieces if p.role == "keeper")
@@ -63,7 +61,7 @@ def play(task: tuple[str, str, str, int]) -> Game:
 
 
 def report(first: str, second: str, games: list[Game]) -> str:
-    """The match's figures (see the module's docstring)."""
+    """The match's figures (see the module's docstring), of one game or more."""
     n = len(games)
     more = [g for g in games if g.camps > g.theirs]
     equal = [g for g in games if g.camps == g.theirs]
@@ -79,8 +77,8 @@ def report(first: str, second: str, games: list[Game]) -> str:
 
     total = sum(g.points for g in games)
     low, high = interval(total, n)
-    ceiling = (len(more) + len(equal)) / n if n else 0.0
-    symmetric = (1 + len(equal) / n) / 2 if n else 0.0
+    ceiling = (len(more) + len(equal)) / n
+    symmetric = (1 + len(equal) / n) / 2
     lines = [
         f"taiga {first} against {second}: {n} games, {total:g} points "
         f"({100 * total / n:.0f}%, 95% interval {100 * low:.0f}-{100 * high:.0f}%), "

@@ -90,6 +90,15 @@ def solitaire_points(game: Game, mine: Played, theirs: Played) -> float:
     return outcome_points(solitaire_outcome(game, mine), solitaire_outcome(game, theirs))
 
 
+def seated(first: Any, second: Any, index: int, players: int = 2) -> tuple[int, list[Any]]:
+    """Game ``index`` of a match: ``first``'s seat (it takes each seat in
+    turn) and the levels by seat, ``second`` in every other seat."""
+    seat = index % players
+    levels = [second] * players
+    levels[seat] = first
+    return seat, levels
+
+
 @dataclass(frozen=True)
 class MatchResult:
     levels: tuple[str, str]
@@ -132,9 +141,7 @@ def match(game: Game, first: str, second: str, games: int, seed: Any = 0, player
             points = solitaire_points(game, play_game(game, [first], (seed, index), options, timed),
                                       play_game(game, [second], (seed, index), options, timed))
         else:
-            seat = index % players
-            levels = [second] * players
-            levels[seat] = first
+            seat, levels = seated(first, second, index, players)
             points = play_game(game, levels, (seed, index), options, timed).payoffs[seat]
         score += points
         wins += points == 1.0
