@@ -1,17 +1,27 @@
 """Attactics's bot hooks: with two players, a position is worth its
 difference in pyramids on the board, smoothly, and the bot searches with
 alpha-beta (``engine.bots.alphabeta``) a few turns deep; with more
-players the tree search decides, judged by the game's scores."""
+players the tree search decides, judged by the game's scores.
+
+The strongest level (version 3) judges a position by its difference in
+pyramids and half the best capture the player to move has
+(``engine.attactics.threats``): counted alone, the pyramids judge a
+position wrong wherever the search stops just before a capture.  The
+estimate costs about as much as the rest of a position's search, so the
+strongest level searches fewer positions a playout than the others."""
 
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 from engine.base import Game
 from engine.bots import payoff
 from engine.bots.alphabeta import chooser
+from engine.bots.budget import Budget
 from engine.bots.hooks import Hooks
+from engine.attactics.threats import best_capture
 
 SCALE = 3.0  # pyramids ahead for ~76% (tanh(1))
 
@@ -24,7 +34,44 @@ def evaluate(game: Game, state: Any) -> tuple[float, ...]:
     return (first, 1.0 - first)
 
 
+#: the share of the best capture of the player to move that counts in ``evaluate_threats``
+THREAT = 0.5
+#: the fewest playouts of a level that judges by ``evaluate_threats`` (strongest)
+THREATS_FROM = 6000
+#: positions a playout of the level for a level judging by ``evaluate_threats`` (the others: 40):
+#: the estimate makes a position about 2.4 times as dear to search, and 16 keeps strongest's turn
+#: within its cap as version 2's 40 did
+THREATS_NODES = 16
+
+
+def evaluate_threats(game: Game, state: Any) -> tuple[float, ...]:
+    """As ``evaluate``, with half the best capture the player to move has
+    counted to them (more than two players: ``evaluate``)."""
+    scores = game.scores(state)
+    if len(scores) != 2:
+        return payoff.guess(game, state)
+    lead = scores[0] - scores[1]
+    if state.to_move is not None:
+        threat = THREAT * best_capture(state, state.to_move)
+        lead += threat if state.to_move == 0 else -threat
+    first = 0.5 + 0.5 * math.tanh(lead / SCALE)
+    return (first, 1.0 - first)
+
+
+_PLAIN = chooser(evaluate)
+_THREATS = chooser(evaluate_threats, THREATS_NODES)
+
+
+def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
+    """The alpha-beta search, judging by ``evaluate_threats`` from strongest
+    up and by ``evaluate`` below."""
+    pick = _THREATS if level.playouts >= THREATS_FROM else _PLAIN
+    return pick(game, view, seat, level, rng, budget)
+
+
 #: version 2 (2026-11-28): the search expands a position with ``next_states``, in the order its
 #: captures' outcomes are found, not the listed turns' order: within the same node budget the
 #: search may cut off elsewhere, so a game can go differently (and goes about 20 times faster)
-HOOKS = Hooks(evaluate=evaluate, playout_plies=4, choose=chooser(evaluate), version=2)
+#: version 3 (2026-12-04): strongest judges by ``evaluate_threats`` (the others play as in version 2)
+HOOKS = Hooks(evaluate=evaluate, playout_plies=4, choose=choose, version=3,
+              kept={"beginner": 2, "easy": 2, "medium": 2, "hard": 2})

@@ -124,10 +124,10 @@ def depth_for(playouts: int) -> int:
     return 1 if playouts < 100 else 2 if playouts < 300 else 3 if playouts < 1000 else 4 if playouts < 5000 else 5
 
 
-def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]]) -> Callable[..., Any]:
+def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]], nodes_per_playout: int = 40) -> Callable[..., Any]:
     """A ``choose`` bot hook that searches two-player positions with
     ``evaluate`` (looking ``depth_for(level.playouts)`` turns ahead within
-    40 positions a playout of the level, and 80% of the turn's CPU cap), and leaves
+    ``nodes_per_playout`` positions a playout of the level, and 80% of the turn's CPU cap), and leaves
     other positions (more players) to the tree search."""
 
     def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
@@ -136,7 +136,8 @@ def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]]) -> Callable[...,
         if game.players(view) != 2 or game.chance(view) is not None:
             return None
         deadline = budget.deadline(DEADLINE_SHARE)
-        found = search(game, view, evaluate, depth_for(level.playouts), 40 * level.playouts, deadline, rng)
+        found = search(game, view, evaluate, depth_for(level.playouts), nodes_per_playout * level.playouts, deadline,
+                       rng)
         return Choice(found.turn, min(1.0, max(0.0, found.value)), playouts=found.nodes,
                       why=f"alpha-beta, {found.depth} turns ahead")
 
