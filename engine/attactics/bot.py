@@ -30,7 +30,12 @@ def evaluate(game: Game, state: Any) -> tuple[float, ...]:
     scores = game.scores(state)
     if len(scores) != 2:
         return payoff.guess(game, state)
-    first = 0.5 + 0.5 * math.tanh((scores[0] - scores[1]) / SCALE)
+    return _worth(scores[0] - scores[1])
+
+
+def _worth(lead: float) -> tuple[float, float]:
+    """The two players' worth of the first player's ``lead``, smoothly."""
+    first = 0.5 + 0.5 * math.tanh(lead / SCALE)
     return (first, 1.0 - first)
 
 
@@ -39,8 +44,9 @@ THREAT = 0.5
 #: the fewest playouts of a level that judges by ``evaluate_threats`` (strongest)
 THREATS_FROM = 6000
 #: positions a playout of the level for a level judging by ``evaluate_threats`` (the others: 40):
-#: the estimate makes a position about 2.4 times as dear to search, and 16 keeps strongest's turn
-#: within its cap as version 2's 40 did
+#: the estimate makes a position about 2.4 times as dear to search; at 16 a strongest game costs
+#: less than version 2's did, though its longest turns untimed run past the 16 s at which its capped
+#: search stops (it then plays the deepest depth completed: docs/bots.md, "CPU per bot turn")
 THREATS_NODES = 16
 
 
@@ -54,8 +60,7 @@ def evaluate_threats(game: Game, state: Any) -> tuple[float, ...]:
     if state.to_move is not None:
         threat = THREAT * best_capture(state, state.to_move)
         lead += threat if state.to_move == 0 else -threat
-    first = 0.5 + 0.5 * math.tanh(lead / SCALE)
-    return (first, 1.0 - first)
+    return _worth(lead)
 
 
 _PLAIN = chooser(evaluate)
