@@ -3,6 +3,7 @@ its evaluation counting it for the player to move."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -12,6 +13,7 @@ from engine.attactics.bot import evaluate, evaluate_threats
 from engine.attactics.rules import AttacticsGame
 from engine.attactics.state import AttacticsState
 from engine.attactics.threats import best_capture
+from engine.bots.alphabeta import search
 
 GAME = AttacticsGame()
 
@@ -61,3 +63,40 @@ def test_the_threats_evaluation_favours_the_player_who_can_capture_at_once(mover
     assert plain[0] < 0.5  # two pyramids to four
     assert (threats[0] > plain[0]) == (mover == 0) and (threats[1] > plain[1]) == (mover == 1)
     assert threats[0] + threats[1] == pytest.approx(1.0)
+
+
+def test_of_two_pieces_next_to_a_square_the_larger_clones_and_takes_more():
+    # a small on a1 and a large on c1 both touch b2, next to player 2's large a3, small b3 and medium c3
+    pieces = {"a1": (0, 1), "c1": (0, 3), "a3": (1, 3), "b3": (1, 1), "c3": (1, 2)}
+    assert best_capture(position(pieces), 0) == 1 + 2 * 3  # the large clones to b2: takes all three
+
+
+def test_a_large_that_jumps_takes_every_neighbour_of_its_landing():
+    # b3 is two from a1's large and next to a small, a large and a medium: jumping there takes all three
+    pieces = {"a1": (0, 3), "a3": (1, 1), "b4": (1, 3), "c4": (1, 2)}
+    assert best_capture(position(pieces), 0) == 2 * 3
+
+
+def _midgame() -> AttacticsState:
+    state = GAME.initial_state(2)
+    rng = random.Random(7)
+    for _ in range(24):
+        state = GAME.apply(state, rng.choice(GAME.legal_turns(state)))
+    return state
+
+
+def test_remembering_evaluations_finds_the_same_turn_with_fewer_evaluations():
+    state = _midgame()
+    calls = []
+
+    def counted(game, position):
+        calls.append(1)
+        return evaluate_threats(game, position)
+
+    found = []
+    for remember in (False, True):
+        calls.clear()
+        found.append((search(GAME, state, counted, 3, 4000, rng=random.Random(1), remember=remember), len(calls)))
+    (plain, plain_calls), (remembered, remembered_calls) = found
+    assert remembered == plain
+    assert remembered_calls < plain_calls

@@ -64,7 +64,7 @@ def evaluate_threats(game: Game, state: Any) -> tuple[float, ...]:
 
 
 _PLAIN = chooser(evaluate)
-_THREATS = chooser(evaluate_threats, THREATS_NODES)
+_THREATS = chooser(evaluate_threats, THREATS_NODES, remember=True)  # a position's estimate kept for the turn
 
 
 def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:

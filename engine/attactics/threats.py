@@ -18,9 +18,12 @@ are the empty squares next to an enemy piece.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from engine.attactics.board import NEAR, REACH, SQUARES
 from engine.attactics.state import AttacticsState
 
+_BITS = tuple(1 << s for s in SQUARES)
 _NEAR_MASK = tuple(sum(1 << t for t in NEAR[s]) for s in SQUARES)
 #: the squares a piece jumps from to land on a square: two away, not adjacent
 _JUMP_MASK = tuple(sum(1 << t for t in REACH[s] if t not in NEAR[s]) for s in SQUARES)
@@ -30,42 +33,58 @@ def best_capture(state: AttacticsState, player: int) -> int:
     """How much ``player``'s best move or clone changes their lead in
     pyramids on the board (0 when no move captures or clones next to an
     enemy piece; see the module's docstring for what it leaves out)."""
-    mine = [0, 0, 0, 0]
+    board = state.board
+    by_code = [0] * (4 * state.players)  # a mask of the squares of each piece code
+    for square in compress(SQUARES, board):
+        by_code[board[square]] |= _BITS[square]
+    mine = by_code[4 * player:4 * player + 4]
     theirs = [0, 0, 0, 0]
-    occupied = 0
-    for square, piece in enumerate(state.board):
-        if piece:
-            bit = 1 << square
-            occupied |= bit
-            if piece >> 2 == player:
-                mine[piece & 3] |= bit
-            else:
-                theirs[piece & 3] |= bit
+    for base in range(0, len(by_code), 4):
+        if base != 4 * player:
+            for size in (1, 2, 3):
+                theirs[size] |= by_code[base + size]
     enemy = theirs[1] | theirs[2] | theirs[3]
     if not enemy:
         return 0
     up_to = (0, theirs[1], theirs[1] | theirs[2], enemy)  # enemy pieces a piece of each size captures
     stash = state.stashes[player]
-    cloned = [0, 0, 0, 0]  # the size a clone of each size is made with (0: none left)
-    for size in (1, 2, 3):
-        cloned[size] = next((z for z in range(size, 4) if stash[z - 1]), 0)
+    # a larger piece captures what a smaller one does and more, and a clone is made with the smallest
+    # size in the stash from its own up, which grows with the size cloned: at a square, the largest
+    # piece that clones (or jumps) to it captures the most, so only it is counted
+    clones = []  # (my pieces of a size, what a clone of them captures), largest first
+    jumps = []
+    for size in (3, 2, 1):
+        if mine[size]:
+            made = next((z for z in range(size, 4) if stash[z - 1]), 0)
+            if made:
+                clones.append((mine[size], up_to[made]))
+            jumps.append((mine[size], up_to[size]))
     landings = 0
     rest = enemy
     while rest:
         low = rest & -rest
         landings |= _NEAR_MASK[low.bit_length() - 1]
         rest ^= low
-    landings &= ~occupied
+    landings &= ~(enemy | mine[1] | mine[2] | mine[3])
     best = 0
     while landings:
         low = landings & -landings
         landings ^= low
         square = low.bit_length() - 1
-        near, jump = _NEAR_MASK[square], _JUMP_MASK[square]
-        for size in (3, 2, 1):
-            made = cloned[size]
-            if made and mine[size] & near:
-                best = max(best, 1 + 2 * (up_to[made] & near).bit_count())
-            if mine[size] & jump:
-                best = max(best, 2 * (up_to[size] & near).bit_count())
+        near = _NEAR_MASK[square]
+        if 1 + 2 * (enemy & near).bit_count() <= best:  # not even taking every neighbour would do better
+            continue
+        for pieces, captured in clones:
+            if pieces & near:
+                gain = 1 + 2 * (captured & near).bit_count()
+                if gain > best:
+                    best = gain
+                break
+        jump = _JUMP_MASK[square]
+        for pieces, captured in jumps:
+            if pieces & jump:
+                gain = 2 * (captured & near).bit_count()
+                if gain > best:
+                    best = gain
+                break
     return best

@@ -42,7 +42,8 @@ class Found:
 
 
 def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, ...]], max_depth: int,
-           max_nodes: int, deadline: float | None = None, rng: random.Random | None = None) -> Found:
+           max_nodes: int, deadline: float | None = None, rng: random.Random | None = None,
+           remember: bool = False) -> Found:
     """The best turn for the player to move in ``state`` (two players, no
     chance, nothing hidden), looking ``max_depth`` turns ahead at most
     within ``max_nodes`` positions (and before ``deadline``, a
@@ -51,12 +52,17 @@ def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, 
     position's children are ``game.next_states`` (their turns are not
     needed, and naming them can cost most of a search).  Turns of equal worth are
     taken in ``rng``'s order (shuffled), so a seeded bot varies its play
-    where the search sees no difference."""
+    where the search sees no difference.  With ``remember`` each position's
+    evaluation is kept for the rest of the search (positions must be
+    hashable): each depth sorts again the children the one before sorted,
+    so a dear evaluation is worth keeping; the same turn is found."""
     seat = game.to_move(state)
     turns = game.legal_turns(state)
     if seat is None or not turns:
         raise ValueError("there is no turn to search")
     counter = [0]
+    if remember:
+        evaluate = _remembering(evaluate)
 
     def out_of_time() -> None:
         if deadline is not None and time.process_time() > deadline:
@@ -119,16 +125,30 @@ def search(game: Game, state: Any, evaluate: Callable[[Game, Any], tuple[float, 
     return Found(found.turn, found.value, found.depth, counter[0])
 
 
+def _remembering(evaluate: Callable[[Game, Any], tuple[float, ...]]) -> Callable[[Game, Any], tuple[float, ...]]:
+    """``evaluate``, each position's value kept once found."""
+    known: dict[Any, tuple[float, ...]] = {}
+
+    def remembered(game: Game, position: Any) -> tuple[float, ...]:
+        worth = known.get(position)
+        if worth is None:
+            worth = known[position] = evaluate(game, position)
+        return worth
+
+    return remembered
+
+
 def depth_for(playouts: int) -> int:
     """How many turns ahead a level looks, from its playout budget."""
     return 1 if playouts < 100 else 2 if playouts < 300 else 3 if playouts < 1000 else 4 if playouts < 5000 else 5
 
 
-def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]], nodes_per_playout: int = 40) -> Callable[..., Any]:
+def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]], nodes_per_playout: int = 40,
+            remember: bool = False) -> Callable[..., Any]:
     """A ``choose`` bot hook that searches two-player positions with
     ``evaluate`` (looking ``depth_for(level.playouts)`` turns ahead within
-    ``nodes_per_playout`` positions a playout of the level, and 80% of the turn's CPU cap), and leaves
-    other positions (more players) to the tree search."""
+    ``nodes_per_playout`` positions a playout of the level, and 80% of the turn's CPU cap; ``remember``:
+    as ``search``), and leaves other positions (more players) to the tree search."""
 
     def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
         from engine.bots.player import Choice
@@ -137,7 +157,7 @@ def chooser(evaluate: Callable[[Game, Any], tuple[float, ...]], nodes_per_playou
             return None
         deadline = budget.deadline(DEADLINE_SHARE)
         found = search(game, view, evaluate, depth_for(level.playouts), nodes_per_playout * level.playouts, deadline,
-                       rng)
+                       rng, remember)
         return Choice(found.turn, min(1.0, max(0.0, found.value)), playouts=found.nodes,
                       why=f"alpha-beta, {found.depth} turns ahead")
 
