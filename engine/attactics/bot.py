@@ -44,9 +44,9 @@ THREAT = 0.5
 #: the fewest playouts of a level that judges by ``evaluate_threats`` (strongest)
 THREATS_FROM = 6000
 #: positions a playout of the level for a level judging by ``evaluate_threats`` (the others: 40):
-#: the estimate makes a position about 2.4 times as dear to search; at 16 a strongest game costs
-#: less than version 2's did, though its longest turns untimed run past the 16 s at which its capped
-#: search stops (it then plays the deepest depth completed: docs/bots.md, "CPU per bot turn")
+#: the estimate made a position about 2.4 times as dear to search (less since each is kept for the
+#: turn, ``remember``); at 16 a strongest turn untimed stays within the 16 s at which its capped
+#: search stops, on the positions timed (docs/bots.md, "CPU per bot turn")
 THREATS_NODES = 16
 
 
