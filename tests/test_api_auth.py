@@ -52,6 +52,14 @@ def test_the_openapi_document_describes_every_api_route(app, client):
     assert set(document["components"]["schemas"]["TurnIn"]["required"]) == {"turn", "ply"}
 
 
+def test_the_openapi_document_describes_each_schema_once_by_its_own_name(client):
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    # a nested schema not named before the one that nests it is added again under its class's name
+    assert not [name for name in schemas if name.endswith("Out")]
+    game = schemas["GameDetail"]["properties"]
+    assert game["settings"]["items"]["$ref"] == "#/components/schemas/Setting"
+
+
 def test_unknown_api_urls_and_methods_answer_json(client):
     missing = client.get("/api/v1/nothing-here")
     assert missing.status_code == 404 and missing.is_json

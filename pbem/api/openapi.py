@@ -50,13 +50,14 @@ def document() -> dict[str, Any]:
         ("TimeControlIn", schemas.TimeControlIn), ("TimeControl", schemas.TimeControlOut),
         ("Error", schemas.ErrorOut), ("TurnIn", schemas.TurnIn), ("GameIn", schemas.GameIn),
         ("PuzzleBrief", schemas.PuzzleBriefOut), ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
+        ("Setting", schemas.SettingOut),  # before GameDetail, which nests it: else it is described twice
         ("GameDetail", schemas.GameDetailOut), ("Option", schemas.OptionOut), ("Kind", schemas.KindOut),
         ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
         ("LeaderboardEntry", schemas.LeaderboardEntryOut),
         ("Puzzle", schemas.PuzzleOut), ("PuzzleGame", schemas.PuzzleGameOut), ("PuzzleDetail", schemas.PuzzleDetailOut),
         ("ChallengePlayer", schemas.ChallengePlayerOut), ("Challenge", schemas.ChallengeOut),
         ("ScheduleIn", schemas.ScheduleIn), ("VacationIn", schemas.VacationIn), ("Schedule", schemas.ScheduleOut),
-        ("Setting", schemas.SettingOut), ("SettingIn", schemas.SettingIn),
+        ("SettingIn", schemas.SettingIn),
     ):
         spec.components.schema(name, schema=schema)
     many = lambda name: {"type": "array", "items": name}  # noqa: E731
