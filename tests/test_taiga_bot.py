@@ -141,7 +141,8 @@ def _prospects_by_definition(state):
             totals[player] += worth / len(owners)
     for player in range(state.players):
         for _, forests in camp_reach(state, board, player):
-            totals[player] += bot.PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
+            reached_open = sum(1 for f in forests if not board.forests[f].complete)
+            totals[player] += left * (bot.PROSPECT_KEEPER + bot.PROSPECT_CAMP * reached_open)
         totals[player] += bot.PROSPECT_MEEPLE * left * state.meeples_left(player)
     return totals
 
@@ -156,7 +157,27 @@ def test_the_prospects_are_the_money_at_the_end_and_each_prospect_exactly():
     states.append(laid(tiles, pieces=[(1, "keeper", 1, 0, "c"), (1, "truck", 0, 0, "e"), (1, "lumberjack", -1, 0, "n")]))
     states.append(laid(tiles, pieces=[(1, "keeper", 1, 0, "c"), (2, "truck", 0, 0, "e"), (2, "lumberjack", -1, 0, "n")]))
     for state in states:
-        assert bot.prospects(state) == _prospects_by_definition(state)  # the same values: medium plays as before
+        assert bot.prospects(state) == _prospects_by_definition(state)  # the map analysed once, the same values
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_from_medium_up_a_bot_keeps_the_camp_it_lays_even_where_its_road_reaches_no_forest_yet(level):
+    from engine.taiga.state import Place
+    from taiga_helpers import GAME, laid
+
+    state = laid(drawn="C1")  # the start tile alone; a camp tile to lay
+    view = GAME.view(state, 0)
+    placements = [t for t in GAME.legal_turns(view) if isinstance(t, Place) and t.truck is None]
+    by_place = {}
+    for turn in placements:
+        by_place.setdefault((turn.x, turn.y, turn.turn), {})[turn.meeple] = _lead(GAME.apply(view, turn))
+    assert len(by_place) > 1 and all(set(options) == {None, "c"} for options in by_place.values())
+    # south of the start tile the camp's road leads away from every forest, and it is still worth keeping
+    assert any(place[:2] == (0, -1) for place in by_place)
+    for place, options in by_place.items():
+        assert options["c"] > options[None], place
+    for seed in range(3):
+        assert choose(GAME, view, 0, level, seed=seed, timed=False).turn.meeple == "c"
 
 
 def test_from_hard_up_a_turn_is_judged_after_the_next_players_best_reply():

@@ -36,7 +36,8 @@ game ended now judges nearly every turn alike (a surveyor or a keeper
 placed, a forest grown, earn nothing until the end), so the best 6 at once
 were mostly 6 turns drawn at random among equals, and a playout of 3 turns
 rarely reached what they were for.  It adds what the pieces on the map and
-in hand are likely to bring, by how much of the pile is left.
+in hand are likely to bring, by how much of the pile is left (version 7: a
+camp kept counts for itself, not only for the open forests it reaches yet).
 
 ``lookahead`` (from hard up, version 6): the turns best by the prospects,
 each judged by the prospects after the next player's best reply to it
@@ -107,6 +108,12 @@ PROSPECT_CAMP = 1.5
 #: a meeple in hand (surveyors and keepers are few: seven each, and the bots
 #: placed every one of them, most on forests that never completed)
 PROSPECT_MEEPLE = 1.5
+#: a camp the player keeps, whatever its road reaches yet (version 7): the
+#: roads grow to it and every forest it reaches pays $3 at the end.  Until
+#: then a camp laid where its road reached no forest was worth less than the
+#: meeple kept for it, and medium and hard left about one camp in nine they
+#: drew without a keeper, with meeples in hand (see docs/bots.md)
+PROSPECT_KEEPER = 12.0
 #: of what logging a lumberjack's forest would pay ($2 a tile and its values)
 PROSPECT_LUMBERJACK = 0.6
 
@@ -114,8 +121,9 @@ PROSPECT_LUMBERJACK = 0.6
 def prospects(state: TaigaState) -> list[float]:
     """Each player's money as if the game ended now (``final_scoring``)
     and what their pieces are likely to bring before it does: surveyed
-    open forests, lumberjacks waiting for a road, open forests their camps
-    reach, and meeples in hand, all in proportion to the pile left.
+    open forests, lumberjacks waiting for a road, the camps they keep and
+    the open forests those reach, and meeples in hand, all in proportion to
+    the pile left.
     The map is analysed once and each player's camp routes followed once,
     for the money part (``final_scoring``, given them) and the camps'
     prospects alike (following them four times or more was most of a
@@ -140,7 +148,8 @@ def prospects(state: TaigaState) -> list[float]:
             totals[player] += worth / len(owners)
     for player in range(state.players):
         for _, forests in reach[player]:
-            totals[player] += PROSPECT_CAMP * left * sum(1 for f in forests if not board.forests[f].complete)
+            open_forests = sum(1 for f in forests if not board.forests[f].complete)
+            totals[player] += left * (PROSPECT_KEEPER + PROSPECT_CAMP * open_forests)
         totals[player] += PROSPECT_MEEPLE * left * state.meeples_left(player)
     return totals
 
@@ -313,5 +322,7 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
 #: in version 3, beginner as in version 4)
 #: version 6 (2026-12-02): hard and strongest judge the turns best by the prospects after the next
 #: player's best reply (``lookahead``; medium plays as in version 5)
+#: version 7 (2026-12-04): the prospects count each camp kept (``PROSPECT_KEEPER``), so medium and
+#: up keep the camps they lay (beginner and easy, which do not judge by the prospects, as before)
 HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10,
-              choose=choose, version=6, kept={"beginner": 4, "easy": 3, "medium": 5})
+              choose=choose, version=7, kept={"beginner": 4, "easy": 3})
