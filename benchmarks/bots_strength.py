@@ -81,7 +81,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
-from engine.bots.hooks import hooks_for  # noqa: E402
+from engine.bots.hooks import hooks_for, offered  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
 from engine.bots.match import interval, outcome_points, play_game, seated, solitaire_outcome  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
@@ -202,13 +202,16 @@ def retire(results: dict[str, Any]) -> None:
 
 
 def rows(names: list[str], levels: list[str]) -> list[tuple[str, str, str]]:
-    """(game, level, opponent) of the table, in its order."""
+    """(game, level, opponent) of the table, in its order: each of
+    ``levels`` that the game offers (``engine.bots.hooks.offered``) against
+    random play and against the level the game offers below it."""
     found = []
     for name in names:
-        for level in levels:
+        ladder = list(offered(registry.get(name).rules))
+        for level in [lv for lv in levels if lv in ladder]:
             found.append((name, level, "random"))
-            if ORDER.index(level):
-                found.append((name, level, ORDER[ORDER.index(level) - 1]))
+            if ladder.index(level):
+                found.append((name, level, ladder[ladder.index(level) - 1]))
         if name == "ataxx" and "strongest" in levels:
             found.append((name, "strongest", GREEDY))
     return found

@@ -6,13 +6,14 @@ from __future__ import annotations
 import click
 
 from engine.bots import LEVELS, choose
-from engine.bots.levels import DEFAULT_LEVEL, level_named
+from engine.bots.hooks import level_for
+from engine.bots.levels import DEFAULT_LEVEL
 from engine.bots.match import match as play_match
 from engine.errors import PbemError
 from notation import registry
 from pbem.cli_engine import _fail, _options, _setup, option_flag
 
-_LEVEL_HELP = ", ".join(LEVELS)
+_LEVEL_HELP = ", ".join(LEVELS) + " (some games offer fewer; random plays at random)"
 
 
 @click.group()
@@ -31,7 +32,7 @@ def bot_play(game: str, position_text: str, level: str, seed: str, option: tuple
     given only what that player sees)."""
     kind, state = _setup(game, position_text, option)
     try:
-        chosen = level_named(level)
+        chosen = level_for(kind.rules, level)
     except PbemError as error:
         _fail(str(error))
     seat = kind.rules.to_move(state)
@@ -61,7 +62,7 @@ def bot_match(game: str, levels: str, games: int, players: int | None, seed: str
     try:
         kind = registry.get(game)
         for name in names:
-            level_named(name)
+            level_for(kind.rules, name)
         options = kind.rules.normalize_options(_options(option))
         if players is None:
             players = max(kind.rules.min_players, min(2, kind.rules.max_players))

@@ -37,7 +37,8 @@ def test_api_game_against_a_bot_starts_and_the_worker_plays_its_turn(app, api): 
 
 def test_api_refuses_bad_bot_requests(api):  # noqa: F811
     bad = api("alice", "POST", "/api/v1/games", {"game": "logger", "players": ["alice@example.org"], "bots": ["genius"]})
-    assert bad.status_code == 400 and "no bot level 'genius'" in bad.get_json()["error"]
+    assert bad.status_code == 400 and "there is no level 'genius'" in bad.get_json()["error"]
+    assert "beginner, easy, medium, hard, strongest" in bad.get_json()["error"]
     solo = api("alice", "POST", "/api/v1/games", {"game": "greenhouse", "players": ["alice@example.org"], "bots": [""]})
     assert solo.status_code == 400 and "1 player, not 2" in solo.get_json()["error"]
     sneaky = api("alice", "POST", "/api/v1/games",
@@ -55,3 +56,22 @@ def test_web_new_game_form_offers_a_bot(app):
     assert made.status_code == 302, made.get_data(as_text=True)
     shown = client.get(made.headers["Location"]).get_data(as_text=True)
     assert "Bot (beginner)" in shown
+
+
+def test_a_game_whose_bot_offers_fewer_levels_refuses_the_others_and_says_which_it_has(app, api):  # noqa: F811
+    kinds = {kind["name"]: kind for kind in api("alice", "GET", "/api/v1/kinds").get_json()}
+    assert kinds["taiga"]["bot_levels"] == ["beginner", "medium", "strongest"]
+    assert kinds["logger"]["bot_levels"] == ["beginner", "easy", "medium", "hard", "strongest"]
+    hard = api("alice", "POST", "/api/v1/games", {"game": "taiga", "players": ["alice@example.org"], "bots": ["hard"]})
+    assert hard.status_code == 400
+    assert hard.get_json()["error"] == ("Taiga – Battle Boreal's bot plays at these levels: beginner, medium, "
+                                        "strongest; there is no level 'hard'")
+    made = api("alice", "POST", "/api/v1/games", {"game": "taiga", "players": ["alice@example.org"],
+                                                  "bots": ["strongest"]})
+    assert made.status_code == 201 and made.get_json()["status"] == "active"
+    client = app.test_client()
+    sign_in(client, app, "alice@example.org")
+    page = client.get("/games/new").get_data(as_text=True)
+    assert "Some games offer fewer levels:" in page and "beginner, medium, strongest" in page
+    guide = client.get("/rules/taiga").get_data(as_text=True)
+    assert "at these levels: beginner, medium, strongest" in guide

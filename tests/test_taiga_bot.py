@@ -1,7 +1,7 @@
-"""Taiga's bot (``engine/taiga/bot.py``): from a beginner up it searches
-only the turns its evaluation ranks best straight after them (from medium up,
-comparing them on the same luck), it plays one of those, and it decides
-from its view alone."""
+"""Taiga's bot (``engine/taiga/bot.py``): three levels; beginner and
+medium search only the turns the money ranks best straight after them,
+strongest plays the turn best by its prospects; every level decides from
+its view alone, and one the game no longer offers plays as the next above."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ from dataclasses import replace
 
 import pytest
 
-from engine.bots import LEVELS, choose, mcts, paired
+from engine.bots import LEVELS, choose, mcts
+from engine.bots.hooks import level_for, offered, played_as
+from engine.errors import OptionError
 from engine.taiga import bot
+from notation import registry
 from test_bots_determinize import positions
 
 
-def _crowded(count: int = 3, searched: int = bot.SEARCHED):
+def _crowded(count: int = 3, searched: int = bot.SEARCHED["medium"]):
     """Positions of a random game with more turns than the bot searches."""
     game, found = positions("taiga", 40)
     crowded = [(s, seat) for s, seat in found
@@ -30,42 +33,55 @@ def test_the_searched_turns_are_those_the_evaluation_ranks_best():
         view = game.view(state, seat)
         turns = mcts.turns_of(game, view)
         kept = bot.narrowed(game, view, seat, turns, random.Random(1))
-        assert len(kept) == bot.SEARCHED and len(set(map(repr, kept))) == bot.SEARCHED
+        assert len(kept) == bot.SEARCHED["medium"] and len(set(map(repr, kept))) == len(kept)
         worth = {repr(t): bot.evaluate(game, game.apply(view, t))[seat] for t in turns}
         dropped = [worth[repr(t)] for t in turns if repr(t) not in {repr(k) for k in kept}]
         assert min(worth[repr(t)] for t in kept) >= max(dropped), (kept, dropped)
 
 
-@pytest.mark.parametrize("level, how, playouts, searched", [
-    ("beginner", "search of the turns best at once", 40, bot.SEARCHED_BEGINNER),
-    ("easy", "search of the turns best at once", 150, bot.SEARCHED),
-    ("medium", "the turns best at once, compared on the same luck", 300, bot.SEARCHED),  # 50 samples of 6 turns
-    ("hard", "the turns best by their prospects, judged after the best reply", 32, 8),  # 4 samples of 8
-])
-def test_a_bot_plays_one_of_the_turns_best_at_once(level, how, playouts, searched, monkeypatch):
+@pytest.mark.parametrize("level, playouts, searched", [("beginner", 40, 12), ("medium", 150, 6)])
+def test_beginner_and_medium_search_only_the_turns_best_at_once(level, playouts, searched):
     game, crowded = _crowded(4, searched)
-    compared: list[int] = []  # how many turns each paired comparison was given
-    original = paired.compare
-    monkeypatch.setattr(paired, "compare", lambda g, v, s, candidates, *rest: compared.append(len(candidates))
-                        or original(g, v, s, candidates, *rest))
     looked_at = 0
     for state, seat in crowded:
         view = game.view(state, seat)
         turns = mcts.turns_of(game, view)
-        judge = bot.judge_of(LEVELS[level])  # from medium up, the prospects
-        worth = sorted((judge(game, game.apply(view, t))[seat] for t in turns), reverse=True)
+        worth = sorted((bot.evaluate(game, game.apply(view, t))[seat] for t in turns), reverse=True)
         if worth[searched - 1] == worth[-1] or looked_at == 2:  # every turn left out is as good as one kept
             continue
         picked = choose(game, view, seat, level, seed=3, timed=False)
-        assert picked.why == how and picked.playouts == playouts
+        assert picked.why == "search of the turns best at once" and picked.playouts == playouts
         # one of the best (turns of equal worth are drawn at random among themselves)
-        assert judge(game, game.apply(view, picked.turn))[seat] >= worth[searched - 1]
+        assert bot.evaluate(game, game.apply(view, picked.turn))[seat] >= worth[searched - 1]
         looked_at += 1
     assert looked_at > 0
-    assert compared == ([searched] * looked_at if level == "medium" else [])
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_strongest_plays_a_turn_best_by_its_prospects():
+    game, crowded = _crowded(3)
+    for state, seat in crowded:
+        view = game.view(state, seat)
+        best = max(bot.evaluate_prospects(game, game.apply(view, t))[seat] for t in mcts.turns_of(game, view))
+        picked = choose(game, view, seat, "strongest", seed=1, timed=False)
+        assert picked.why == "the turn best by its prospects" and picked.value == best
+        assert bot.evaluate_prospects(game, game.apply(view, picked.turn))[seat] == best
+
+
+def test_taiga_offers_three_levels_and_an_older_games_easy_or_hard_bot_plays_as_the_next_above():
+    game = registry.get("taiga").rules
+    assert offered(game) == ("beginner", "medium", "strongest")
+    with pytest.raises(OptionError, match="beginner, medium, strongest; there is no level 'hard'"):
+        level_for(game, "hard")
+    assert level_for(game, None).name == "medium"
+    assert played_as(game, LEVELS["easy"]).name == "medium" and played_as(game, LEVELS["hard"]).name == "strongest"
+    crowded_game, crowded = _crowded(1)
+    state, seat = crowded[0]
+    view = crowded_game.view(state, seat)
+    assert choose(game, view, seat, "hard", seed=2, timed=False) == choose(game, view, seat, "strongest", seed=2,
+                                                                          timed=False)
+
+
+@pytest.mark.parametrize("level", ["beginner", "medium", "strongest"])
 def test_a_bot_decides_the_same_whatever_the_hidden_tiles_are(level):
     game, crowded = _crowded(1)
     state, seat = crowded[0]
@@ -84,7 +100,7 @@ def _lead(state) -> float:
     return first - second
 
 
-def test_from_medium_up_a_surveyed_forest_counts_more_the_more_tiles_and_the_fewer_open_edges_it_has():
+def test_a_surveyed_forest_counts_more_the_more_tiles_and_the_fewer_open_edges_it_has():
     from taiga_helpers import laid
 
     surveyor = [(1, "surveyor", 0, 0, "n")]  # on the start tile's softwood forest
@@ -97,8 +113,6 @@ def test_from_medium_up_a_surveyed_forest_counts_more_the_more_tiles_and_the_few
         == bot.prospects(grown)
     # a one-tile forest surveyed is worth less than the meeple kept in hand for a better one
     assert _lead(alone) < 0
-    assert bot.judge_of(LEVELS["medium"]) is bot.evaluate_prospects
-    assert bot.judge_of(LEVELS["easy"]) is bot.evaluate
 
 
 def test_the_prospects_fade_with_the_pile_and_only_money_counts_once_it_is_empty():
@@ -160,8 +174,7 @@ def test_the_prospects_are_the_money_at_the_end_and_each_prospect_exactly():
         assert bot.prospects(state) == _prospects_by_definition(state)  # the map analysed once, the same values
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
-def test_from_medium_up_a_bot_keeps_the_camp_it_lays_even_where_its_road_reaches_no_forest_yet(level):
+def test_the_strongest_bot_keeps_the_camp_it_lays_even_where_its_road_reaches_no_forest_yet():
     from engine.taiga.state import Place
     from taiga_helpers import GAME, laid
 
@@ -177,22 +190,4 @@ def test_from_medium_up_a_bot_keeps_the_camp_it_lays_even_where_its_road_reaches
     for place, options in by_place.items():
         assert options["c"] > options[None], place
     for seed in range(3):
-        assert choose(GAME, view, 0, level, seed=seed, timed=False).turn.meeple == "c"
-
-
-def test_from_hard_up_a_turn_is_judged_after_the_next_players_best_reply():
-    game, crowded = _crowded(2)
-    for state, seat in crowded:
-        view = game.view(state, seat)
-        settled = bot.determinize(game, view, seat, random.Random(4))
-        turn = mcts.turns_of(game, settled)[0]
-        after = game.apply(settled, turn)
-        drawn = mcts.settle_randomly(game, after, random.Random(9))
-        mover = game.to_move(drawn)
-        assert mover not in (None, seat)
-        replies = [bot.evaluate_prospects(game, game.apply(drawn, r)) for r in mcts.turns_of(game, drawn)]
-        best_for_them = max(replies, key=lambda worth: worth[mover])
-        judged = bot.after_reply(game, after, seat, random.Random(9))
-        assert judged == best_for_them[seat]
-        # with two players the reply best for them is the worst for the bot
-        assert judged == min(worth[seat] for worth in replies)
+        assert choose(GAME, view, 0, "strongest", seed=seed, timed=False).turn.meeple == "c"

@@ -26,6 +26,15 @@ defaults here, which use only the engine interface.
 
 A game offers its hooks itself (``Game.bot_hooks``, e.g. Ataxx's in
 ``engine/ataxx/bot.py``): the bots never name a game.
+
+``levels``: the levels the game's bot offers players, weakest first
+(default: every level of ``engine.bots.levels.LEVELS``).  A game whose
+luck leaves no room for five levels that each beat the one below (Taiga,
+Alheimur: see docs/bots.md, "Levels a game offers") offers fewer; every
+game offers beginner, the default level and strongest.  ``offered``,
+``level_for`` (a level asked for, refused with the game's own levels when
+it does not offer it) and ``played_as`` (a level it no longer offers, for a
+game made before: the next level it offers above) read them.
 """
 
 from __future__ import annotations
@@ -37,6 +46,9 @@ from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from engine.base import Game
 from engine.bots import payoff
+from engine.bots.levels import DEFAULT_LEVEL, LEVELS, Level
+from engine.errors import OptionError
+from engine.i18n import _
 
 
 def _view_itself(game: Game, view: Any, seat: int, rng: random.Random) -> Any:
@@ -88,6 +100,8 @@ class Hooks:
     #: levels that still play as they did at an older version (level name:
     #: that version), so that their rows in the strength table stay counted
     kept: Mapping[str, int] = field(default_factory=dict)
+    #: the levels offered to players, weakest first (None: every level but random)
+    levels: tuple[str, ...] | None = None
 
     def version_of(self, level: str) -> int:
         """The version at which ``level`` last changed how it plays."""
@@ -101,3 +115,36 @@ def hooks_for(game: Game) -> Hooks:
     """The game's hooks (``Game.bot_hooks``), or the defaults."""
     found = game.bot_hooks()
     return DEFAULT if found is None else found
+
+
+def offered(game: Game) -> tuple[str, ...]:
+    """The levels ``game``'s bot offers players, weakest first."""
+    levels = hooks_for(game).levels
+    return tuple(name for name in LEVELS if name != "random") if levels is None else levels
+
+
+def level_for(game: Game, name: str | None) -> Level:
+    """The level called ``name`` (None or "": the default) of ``game``'s
+    bot; ``OptionError`` naming the game's levels when it offers no such
+    level ("random", for measuring, is always there)."""
+    key = (name or DEFAULT_LEVEL).strip().lower()
+    levels = offered(game)
+    if key != "random" and key not in levels:
+        raise OptionError(_("{game}'s bot plays at these levels: {levels}; there is no level {level!r}",
+                            game=game.title or game.name, levels=", ".join(levels), level=key[:20]))
+    return LEVELS[key]
+
+
+def played_as(game: Game, level: Level) -> Level:
+    """The level that plays for ``level``: itself when ``game`` offers it
+    (or it is random play), else the next level the game offers above it,
+    else its strongest (a game made before the game stopped offering a
+    level keeps a bot at least as strong).  A level of no known name (a
+    test's or an experiment's own budget) plays as it is."""
+    levels = offered(game)
+    if level.name == "random" or level.name in levels or level.name not in LEVELS:
+        return level
+    order = list(LEVELS)
+    above = [name for name in levels if order.index(name) > order.index(level.name)]
+    return LEVELS[above[0] if above else levels[-1]]
+

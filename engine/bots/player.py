@@ -22,7 +22,7 @@ from typing import Any
 from engine.base import Game
 from engine.bots import mcts, payoff
 from engine.bots.budget import UNCAPPED, Budget
-from engine.bots.hooks import hooks_for
+from engine.bots.hooks import hooks_for, played_as
 from engine.bots.levels import Level, level_named
 from engine.errors import PbemError
 
@@ -54,11 +54,13 @@ def random_turn(game: Game, view: Any, seed: Any = 0) -> Any:
 def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, seed: Any = 0,
            timed: bool = True) -> Choice:
     """The bot's turn for ``seat`` in ``view`` (``game.view(state, seat)``)
-    at ``level``; ``seed`` makes it reproducible, and ``timed=False`` drops
+    at ``level`` (one the game does not offer plays as the next it offers
+above, ``hooks.played_as``); ``seed`` makes it reproducible, and ``timed=False`` drops
     the level's time cap so that only the playouts decide.  The cap is
     CPU time counted from here: everything the turn does is in it."""
     if not isinstance(level, Level):
         level = level_named(level)
+    level = played_as(game, level)  # a level the game no longer offers (a game made before)
     budget = Budget.start(level.max_ms) if timed else UNCAPPED
     if game.to_move(view) != seat:
         raise ValueError(f"it is not seat {seat}'s turn")

@@ -22,30 +22,20 @@ search): a place the tile fits, then one of the turns laying it there.
 game ended there (``final_scoring``: money, lumberjack forests reached by
 truck, forests served by camps, species tokens), not by money alone.
 
-``choose``: the search is given only the few turns that ``evaluate``
-ranks best straight after them (``narrowed``: a beginner's best 12, from
-easy up the best 6, from hard up 12 again): with every turn
-searched, a position's 3 to 82 turns each had too few playouts to be told
-apart.  From medium up those turns are compared on the same luck
-(``engine.bots.paired``): each sample deals the hidden pile once and plays
-every turn from it with the same draws, where the tree search's playouts
-differed in their draws as much as in their turns.
-
-``evaluate_prospects`` (from medium up, version 5): the money as if the
-game ended now judges nearly every turn alike (a surveyor or a keeper
-placed, a forest grown, earn nothing until the end), so the best 6 at once
-were mostly 6 turns drawn at random among equals, and a playout of 3 turns
-rarely reached what they were for.  It adds what the pieces on the map and
-in hand are likely to bring, by how much of the pile is left (version 7: a
-camp kept counts for itself, not only for the open forests it reaches yet).
-
-``lookahead`` (from hard up, version 6): the turns best by the prospects,
-each judged by the prospects after the next player's best reply to it
-(the reply that player's own prospects rank best), over a few
-determinizations of the pile and the draws that follow (the same draws
-for every turn compared).  Compared on the same luck with playouts
-instead (version 5), hard was no stronger than medium, 6 of 14: three
-random turns judged after them said less than the prospects themselves.
+``choose`` (version 8): Taiga's bot offers three levels (``LEVELS``).
+Beginner and medium search, with the tree search, only the few turns that
+``evaluate`` ranks best straight after them (``narrowed``: a beginner's
+best 12, medium's best 6): with every turn searched, a position's 3 to 82
+turns each had too few playouts to be told apart.  Strongest plays the
+turn after which its ``prospects`` are best: the money as if the game
+ended now judges nearly every turn alike (a surveyor or a keeper placed, a
+forest grown, earn nothing until the end), so ``prospects`` adds what the
+pieces on the map and in hand are likely to bring, by how much of the pile
+is left (a camp kept counts for itself and for the open forests it
+reaches).  Comparing the turns best by the prospects with paired playouts
+(version 7's medium) or after the next player's best reply (version 7's
+strongest) was no stronger than this greedy choice: the tile draws decide
+most of what is left (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -56,10 +46,9 @@ from dataclasses import replace
 from typing import Any
 
 from engine.base import Game
-from engine.bots import mcts, paired
+from engine.bots import mcts
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
-from engine.errors import PbemError
 from engine.taiga.scoring import camp_reach, final_scoring
 from engine.taiga import board as maps
 from engine.taiga.state import HIDDEN, Place, TaigaState
@@ -183,34 +172,32 @@ def random_turn(game: Game, state: TaigaState, rng: random.Random) -> Any:
     return rng.choice(options) if options else None
 
 
-#: turns an easy or medium bot searches or compares: those its evaluation
-#: ranks best straight after them.  Version 1 spread 150 playouts over up
-#: to 82 turns, two or three each, too few to tell them apart: easy against
-#: beginner was 62% of 20; among the best 6 at once it is 94% of 40 (the
-#: strength row; see docs/bots.md)
-SEARCHED = 6
-#: the fewest playouts of a level that searches only the turns best at once
-#: (version 4: a beginner too, among ``SEARCHED_BEGINNER``)
-NARROWED_FROM = 40
-#: the fewest playouts of a level that searches only ``SEARCHED`` turns
-SEARCHED_FROM = 150
-#: turns a beginner searches (version 4; until then every turn): 40
-#: playouts spread over up to 82 turns played nearly at random, and random
-#: play won 4.5 of 120 games (96%); among the best 12 at once it lost none
-#: of 120 (one drawn), and easy still beat it in 12 of 14
-SEARCHED_BEGINNER = 12
-
-
-def searched(level: Any) -> int:
-    """How many of the turns best at once a level compares or searches
-    (from hard up, looks ahead from)."""
-    if level.playouts >= LOOKAHEAD_FROM:
-        return LOOKAHEAD_WIDTH.get(level.name, LOOKAHEAD_WIDTH["hard"])
-    return SEARCHED if level.playouts >= SEARCHED_FROM else SEARCHED_BEGINNER
+#: the levels Taiga's bot offers (``Hooks.levels``; version 8, 2026-12-06).  The
+#: tile draws decide too much of a game for five levels that each beat the
+#: one below in 65% of games: greedy play by the prospects (strongest) beats
+#: the tree search among the turns best by the money (medium, easy until
+#: version 7) in 13 of 15, which beats the beginner's in 85% of 40, and no
+#: bot was found that beats greedy play by the prospects (version 7's
+#: medium, its paired playouts, 17 of 40 against it; its strongest, which
+#: looks at the best reply, 2 of 5), so there is no room for an easy or a
+#: hard between them (docs/bots.md, "Levels a game offers").  A game made
+#: with an easy bot plays on as medium (the same bot), one with a hard bot
+#: as strongest (``engine.bots.hooks.played_as``)
+LEVELS = ("beginner", "medium", "strongest")
+#: beginner and medium: the tree search's playouts, among the turns
+#: ``evaluate`` ranks best at once (``narrowed``): spread over every turn, a
+#: level's playouts gave each of a position's 3 to 82 turns two or three,
+#: too few to tell them apart (easy against beginner was 62% of 20; among
+#: the best 6 it was 94% of 40).  A beginner searched every turn until
+#: version 4: its 40 playouts over up to 82 turns played nearly at random
+#: in wide positions, and random play won 4.5 of its 120 games (96%); among
+#: the best 12 at once it lost none of 120 (one drawn)
+PLAYOUTS = {"beginner": 40, "medium": 150}
+SEARCHED = {"beginner": 12, "medium": 6}
 
 
 def narrowed(game: Game, view: TaigaState, seat: int, turns: list[Any], rng: random.Random,
-             count: int = SEARCHED, judge: Any = evaluate) -> list[Any]:
+             count: int = SEARCHED["medium"], judge: Any = evaluate) -> list[Any]:
     """The ``count`` turns of ``turns`` after which ``judge`` (by default
     ``evaluate``: the money each player would have if the game ended
     there) is best for ``seat``, ties in random order."""
@@ -219,100 +206,25 @@ def narrowed(game: Game, view: TaigaState, seat: int, turns: list[Any], rng: ran
     return [turns[index] for _, _, index in ranked[:count]]
 
 
-#: the fewest playouts of a level that compares its turns on the same luck
-#: (``engine.bots.paired``) instead of the tree search: medium against easy
-#: was 52% of 40 with the tree search (both levels alike); see docs/bots.md
-PAIRED_FROM = 300
-#: turns a paired playout plays before it is judged (the tree search's
-#: playouts play ``HOOKS.playout_plies``): the longer, the more of the
-#: result is the playout's random turns, not the turn compared
-PAIRED_PLIES = 3
-
-
-def judge_of(level: Any) -> Any:
-    """How a level ranks the turns best at once and judges its playouts:
-    ``evaluate_prospects`` from medium up (version 5), ``evaluate`` below."""
-    return evaluate_prospects if level.playouts >= PAIRED_FROM else evaluate
-
-
-#: the fewest playouts of a level that judges its turns by the next
-#: player's best reply (``lookahead``, version 6): hard and strongest
-LOOKAHEAD_FROM = 1500
-#: of the turns best by the prospects, how many a level looks ahead from
-#: (hard 8, strongest 12) and over how many determinizations (a level's
-#: playouts in ``PLAYOUTS_PER_SAMPLE``: hard 4, strongest 16): each reply
-#: position reads up to some 200 replies; untimed, on a loaded machine, a
-#: hard turn took at most 2.3 s of CPU, a strongest one 8.5 s
-LOOKAHEAD_WIDTH = {"hard": 8, "strongest": 12}
-PLAYOUTS_PER_SAMPLE = 375
-
-
-def after_reply(game: Game, state: TaigaState, seat: int, rng: random.Random) -> float:
-    """``seat``'s ``evaluate_prospects`` after the next player's best
-    reply by their own: the draw before it settled by ``rng``; the position
-    itself when the game is over or ``seat`` moves again (a choice)."""
-    for _ in range(4):
-        if game.chance(state) is None:
-            break
-        state = mcts.settle_randomly(game, state, rng)
-    now = evaluate_prospects(game, state)
-    mover = game.to_move(state)
-    if game.is_over(state) or mover is None or mover == seat:
-        return now[seat]
-    best, mine = -1.0, now[seat]
-    for reply in mcts.turns_of(game, state):
-        try:
-            worth = evaluate_prospects(game, game.apply(state, reply))
-        except PbemError:
-            continue
-        if worth[mover] > best:
-            best, mine = worth[mover], worth[seat]
-    return mine
-
-
-def lookahead(game: Game, view: TaigaState, seat: int, candidates: list[Any], samples: int,
-              rng: random.Random, budget: Any = None) -> paired.Compared:
-    """The best of ``candidates`` by ``after_reply`` summed over ``samples``
-    determinizations of ``view``, each with one chance seed shared by every
-    candidate (``paired.compare_by``: fewer samples if the turn's CPU
-    ``budget`` would run out; at least one).  Ties: the earlier candidate."""
-    return paired.compare_by(game, view, seat, candidates, samples, rng, determinize,
-                             lambda after, seed: after_reply(game, after, seat, random.Random(seed)), budget)
-
-
 def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
-    """Beginner and easy: the tree search among the turns the evaluation
-    ranks best at once (``narrowed``: a beginner's best 12, easy's best 6);
-    medium: its best 6 by the prospects compared on the same luck,
-    ``level.playouts`` playouts shared among them (``engine.bots.paired``);
-    hard and strongest: their best 8 or 12 by the prospects, each judged
-    after the next player's best reply (``lookahead``).  None (the search
-    over every turn) when there is one turn, or below medium when there
-    are no more than it searches."""
+    """Beginner and medium: the tree search (``PLAYOUTS``) among the turns
+    the money ranks best at once (``narrowed``: a beginner's best 12,
+    medium's best 6); strongest: the turn after which the player's
+    ``prospects`` are best against the other players', ties at random.
+    None (the search over every turn, with the level's own playouts) for
+    one turn, for no more turns than beginner or medium would search, and
+    for a level of another name (a test's own budget)."""
     from engine.bots.player import Choice
 
-    if level.playouts < NARROWED_FROM:
-        return None
     turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
-    few = len(turns) <= searched(level)
-    if len(turns) <= 1 or (few and level.playouts < PAIRED_FROM):
+    if len(turns) <= 1 or level.name not in LEVELS or len(turns) <= SEARCHED.get(level.name, 0):
         return None
-    judge = judge_of(level)
-    if level.playouts >= LOOKAHEAD_FROM:
-        width = searched(level)
-        candidates = turns if len(turns) <= width else narrowed(game, view, seat, turns, rng, width,
-                                                                 evaluate_prospects)
-        ahead = lookahead(game, view, seat, candidates,
-                          level.playouts // PLAYOUTS_PER_SAMPLE, rng, budget)
-        return Choice(ahead.turn, ahead.value, playouts=ahead.playouts,
-                      why="the turns best by their prospects, judged after the best reply")
-    candidates = turns if few else narrowed(game, view, seat, turns, rng, searched(level), judge)
-    if level.playouts >= PAIRED_FROM:
-        found = paired.compare(game, view, seat, candidates, level.playouts // len(candidates), rng,
-                               replace(HOOKS, playout_plies=PAIRED_PLIES, evaluate=judge), budget)
-        return Choice(found.turn, found.value, playouts=found.playouts,
-                      why="the turns best at once, compared on the same luck")
-    found = mcts.search(game, view, seat, level.playouts, rng, HOOKS, budget, candidates)
+    if level.name == "strongest":
+        [best] = narrowed(game, view, seat, turns, rng, 1, evaluate_prospects)
+        return Choice(best, evaluate_prospects(game, game.apply(view, best))[seat],
+                      why="the turn best by its prospects")
+    candidates = narrowed(game, view, seat, turns, rng, SEARCHED[level.name])
+    found = mcts.search(game, view, seat, PLAYOUTS[level.name], rng, HOOKS, budget, candidates)
     return Choice(found.turn, found.value, playouts=found.playouts, why="search of the turns best at once")
 
 
@@ -324,5 +236,8 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
 #: player's best reply (``lookahead``; medium plays as in version 5)
 #: version 7 (2026-12-04): the prospects count each camp kept (``PROSPECT_KEEPER``), so medium and
 #: up keep the camps they lay (beginner and easy, which do not judge by the prospects, as before)
+#: version 8 (2026-12-06): three levels (``LEVELS``): beginner as in version 4, medium plays as
+#: version 3's easy did, strongest the turn best by the prospects (the paired playouts and the
+#: lookahead of versions 3 to 7 are gone: greedy play by the prospects was as strong or stronger)
 HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10,
-              choose=choose, version=7, kept={"beginner": 4, "easy": 3})
+              choose=choose, version=8, kept={"beginner": 4}, levels=LEVELS)

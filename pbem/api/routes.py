@@ -24,6 +24,7 @@ from pbem.i18n import gettext
 from pbem.json_errors import error_response
 from pbem.play import game_for_player, kind_of
 from pbem.services import games, puzzles, seat_settings, sweep, turns, views
+from pbem.services.bot_seats import offered_levels
 from pbem.services.schedule import schedule_data
 from pbem.services.time_control import check_bank_cap
 from pbem.services.turns import too_long
@@ -128,6 +129,7 @@ def kinds():
                 "max_players": kind.rules.max_players,
                 "options": [vars(spec) | {"choices": list(spec.choices)} for spec in kind.rules.option_specs],
                 "turn_examples": list(kind.notation.turn_examples),
+                "bot_levels": offered_levels(kind.rules),
             }
         )
     return jsonify(schemas.KindOut(many=True).dump(result))

@@ -261,6 +261,7 @@ class KindOut(Schema):
     max_players = fields.Integer()
     options = fields.List(fields.Nested(OptionOut))
     turn_examples = fields.List(fields.String())
+    bot_levels = fields.List(fields.String(), metadata={"description": "the levels of the game's computer opponent, weakest first"})
 
 
 class MeOut(Schema):

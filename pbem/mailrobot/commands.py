@@ -39,7 +39,7 @@ from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player,
 from pbem.models_mail import DONE
 from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import gamestate, puzzles, seat_settings, turns, vacations, views
+from pbem.services import bot_seats, gamestate, puzzles, seat_settings, turns, vacations, views
 from pbem.services.par import name_of, par_text
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 
@@ -160,8 +160,8 @@ def _plain_help(settings: MailSettings) -> str:
                                   e.g. new logger with bob@example.org
   new <game>                      start a game of one player (a solitaire),
                                   e.g. new greenhouse
-  new <game> vs bot [level]       play the computer (levels: beginner, easy,
-                                  medium, hard, strongest), e.g. new logger vs bot hard
+  new <game> vs bot [level]       play the computer, e.g. new logger vs bot hard
+                                  (levels: %(levels)s)
   puzzles                         today's and recent puzzles, with par
   puzzle <number>                 play that puzzle (a published deal; the
                                   leaderboard ranks the fewest), e.g. puzzle 1
@@ -171,7 +171,8 @@ To play a turn, or to accept an invitation, reply to the mail about that
 game: every game mail comes from a reply address that knows the game and you.
 'new' works for addresses that have signed in on the web once.  Web: %(web)s
 How to play each game (rules, notation with examples, pictures): %(rules)s""", robot=settings.robot_address,
-                   names=names, web=links.external('/'), rules=links.external('/rules'))
+                   names=names, web=links.external('/'), rules=links.external('/rules'),
+                   levels=bot_seats.levels_text())
 
 
 def _status_line(ctx: Context) -> str:

@@ -12,8 +12,11 @@ from typing import Any, Iterable
 
 from sqlmodel import Session, select
 
-from engine.bots import LEVELS, level_named
+from engine.base import Game
+from engine.bots import LEVELS
+from engine.bots.hooks import level_for, offered
 from engine.errors import PbemError
+from notation import registry
 from pbem.models import Player
 from pbem.models_refusals import MailRefusal
 from pbem.services.errors import BadInput
@@ -21,9 +24,29 @@ from pbem.services.errors import BadInput
 BOT_DOMAIN = "bots.pbem.invalid"
 
 
-def offered_levels() -> list[str]:
-    """The levels players may choose, weakest first ("random" is for measuring only)."""
-    return [name for name in LEVELS if name != "random"]
+def offered_levels(game: Game | None = None) -> list[str]:
+    """The levels players may choose, weakest first ("random" is for
+    measuring only): those ``game``'s bot offers, or every level."""
+    return list(offered(game)) if game is not None else [name for name in LEVELS if name != "random"]
+
+
+def fewer_levels() -> list[tuple[list[str], list[str]]]:
+    """The games whose bots offer fewer levels than all, grouped by the
+    levels they offer: (game names, levels), for the texts that list the
+    levels (the mail robot's help, the new-game page)."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for name in registry.names():
+        levels = offered(registry.get(name).rules)
+        if list(levels) != offered_levels():
+            groups.setdefault(levels, []).append(name)
+    return [(names, list(levels)) for levels, names in groups.items()]
+
+
+def levels_text() -> str:
+    """Every level, then the games that offer fewer and theirs:
+    "beginner, easy, medium, hard, strongest; taiga: beginner, medium, strongest"."""
+    return "; ".join([", ".join(offered_levels())] + [f"{', '.join(names)}: {', '.join(levels)}"
+                                                       for names, levels in fewer_levels()])
 
 
 def address_of(level: str) -> str:
@@ -42,15 +65,16 @@ def level_of(player: Player) -> str:
     return player.email.split("@", 1)[0]
 
 
-def check_levels(levels: Iterable[Any]) -> list[str]:
-    """The level names of the bots asked for ("" or None: the default);
-    ``BadInput`` naming the levels for one that is not."""
+def check_levels(levels: Iterable[Any], game: Game) -> list[str]:
+    """The level names of the bots asked for ("" or None: the default) in
+    a game of ``game``; ``BadInput`` naming the game's levels for one it
+    does not offer."""
     names = []
     for level in levels:
         if level is not None and not isinstance(level, str):
             raise BadInput("a bot is named by its level, such as \"hard\"")
         try:
-            names.append(level_named(level or None).name)
+            names.append(level_for(game, level or None).name)
         except PbemError as error:
             raise BadInput(str(error)) from None
     return names

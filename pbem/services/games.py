@@ -103,7 +103,7 @@ def create_game(
         addresses.insert(0, creator.email)
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Iterable):
         raise BadInput(gettext('bots are a list of levels, such as ["hard"]'))
-    bot_levels = bot_players.check_levels(bots)
+    bot_levels = bot_players.check_levels(bots, kind.rules)
     if any(bot_players.is_bot_address(a) for a in addresses):
         raise BadInput(gettext('a bot is asked for by its level (new ... vs bot hard), not by its address'))
     human_count = len(addresses)

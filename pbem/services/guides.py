@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from engine.bots.hooks import offered
 from notation import registry
 from pbem import links
 from pbem.services import views
@@ -98,6 +99,7 @@ def guide(kind_name: str, language: str | None = None) -> dict[str, Any]:
         "rules_html": rules_html(kind.name, language),
         "rules_in_language": in_language(kind.name, language),
         "sample": sample(kind.name),
+        "bot_levels": list(offered(rules)),
     }
 
 

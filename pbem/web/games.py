@@ -16,7 +16,7 @@ from pbem.db import get_session
 from pbem.models import ACTIVE
 from pbem.play import game_for_player, games_of, kind_of
 from pbem.services import games, guides, puzzles, seat_settings, sweep, turns, views
-from pbem.services.bot_seats import offered_levels as bot_levels
+from pbem.services.bot_seats import fewer_levels, offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
@@ -88,7 +88,8 @@ def new_game():
     chosen = next((k for k in kinds if k.name == form["kind"]), kinds[0])
     rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
     return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
-                            seed_option=games.SEED_OPTION, bot_levels=bot_levels()), status if error else 200)
+                            seed_option=games.SEED_OPTION, bot_levels=bot_levels(),
+                            bot_fewer=fewer_levels()), status if error else 200)
 
 
 def _shown_ply(game_ply: int) -> int:
