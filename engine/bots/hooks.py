@@ -130,7 +130,7 @@ def level_for(game: Game, name: str | None) -> Level:
     key = (name or DEFAULT_LEVEL).strip().lower()
     levels = offered(game)
     if key != "random" and key not in levels:
-        raise OptionError(_("{game}'s bot plays at these levels: {levels}; there is no level {level!r}",
+        raise OptionError(_("{game}'s bot plays at these levels: {levels}; there is no level '{level}'",
                             game=game.title or game.name, levels=", ".join(levels), level=key[:20]))
     return LEVELS[key]
 
