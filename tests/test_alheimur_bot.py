@@ -1,7 +1,9 @@
 """Alheimur's bot hooks: a playout's turn picked without listing the
 position's turns is a legal turn, of any kind the position offers; the
-starting colonists are placed so that they survive; medium compares only
-turns that lead to different positions, hard more of them."""
+starting colonists are placed so that they survive; its three levels
+play as they say (a beginner's glance at a few turns, medium's tree search,
+strongest's comparison of the turns best at a glance, only of turns that
+lead to different positions)."""
 
 from __future__ import annotations
 
@@ -85,10 +87,12 @@ def test_medium_compares_only_turns_that_lead_to_different_positions():
     assert distinct(game, view, turns, 3) == first[:3]
 
 
-def test_hard_halves_more_of_the_glances_turns_than_medium_and_strongest_searches_the_tree(monkeypatch):
+def test_the_three_levels_glance_search_and_compare_and_an_older_games_hard_bot_plays_as_strongest(monkeypatch):
     import engine.alheimur.bot as alheimur_bot
+    from engine.bots.hooks import offered
 
     game, found = positions(SEEDS[1])
+    assert offered(game) == ("beginner", "medium", "strongest")
     view, seat = next((game.view(state, seat), seat) for state, seat in found
                       if state.phase == "play" and len(game.legal_turns(game.view(state, seat))) > 200)
     compared = {}
@@ -99,9 +103,12 @@ def test_hard_halves_more_of_the_glances_turns_than_medium_and_strongest_searche
         return real_halve(game, view, seat, candidates, playouts, rng, hooks, budget)
 
     monkeypatch.setattr(alheimur_bot.paired, "halve", halve)
-    for level in ("medium", "hard"):
-        choice = choose(game, view, seat, level, seed=3, timed=False)
-        assert choice.why == "the turns best at a glance, halved on the same luck"
-        assert choice.turn in game.legal_turns(view)
-    assert compared == {300: 10, 1500: 20}
-    assert choose(game, view, seat, "strongest", seed=3).why == "search"
+    glanced = choose(game, view, seat, "beginner", seed=3, timed=False)
+    assert glanced.why == "the best of a few turns at a glance" and glanced.turn in game.legal_turns(view)
+    searched = choose(game, view, seat, "medium", seed=3, timed=False)
+    assert searched.why == "search" and searched.playouts == 40
+    strongest = choose(game, view, seat, "strongest", seed=3, timed=False)
+    assert strongest.why == "the turns best at a glance, halved on the same luck"
+    assert strongest.turn in game.legal_turns(view) and compared == {300: 10}
+    assert choose(game, view, seat, "hard", seed=3, timed=False) == strongest
+    assert choose(game, view, seat, "easy", seed=3, timed=False) == searched

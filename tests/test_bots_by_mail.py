@@ -103,3 +103,15 @@ def test_a_one_player_game_has_no_seat_for_a_bot(robot):  # noqa: F811
     _signed_up(robot.app)
     [answer] = robot.send(fresh_mail(ALICE, ROBOT, "new greenhouse vs bot"))
     assert "1 player, not 2" in plain_text(answer)
+
+
+def test_a_level_the_game_does_not_offer_is_refused_by_mail_naming_its_levels(robot):  # noqa: F811
+    _signed_up(robot.app)
+    with Session(robot.app.extensions["pbem_engine"]) as s:
+        games_before = len(s.exec(select(Game)).all())
+    [answer] = robot.send(fresh_mail(ALICE, ROBOT, "new taiga vs bot hard"))
+    assert "bot plays at these levels: beginner, medium, strongest; there is no level 'hard'" in plain_text(answer)
+    with Session(robot.app.extensions["pbem_engine"]) as s:
+        assert len(s.exec(select(Game)).all()) == games_before
+    [helped] = robot.send(fresh_mail(ALICE, ROBOT, "help"))
+    assert "taiga" in plain_text(helped) and ": beginner, medium, strongest" in plain_text(helped)

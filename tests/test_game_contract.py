@@ -395,6 +395,20 @@ def test_the_states_a_position_leads_to_are_those_its_listed_turns_lead_to(name)
     assert looked_at > 0
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_bot_offers_beginner_the_default_level_and_strongest_weakest_first(name):
+    """A game's bot may offer fewer levels than all (``Hooks.levels``), but
+    always beginner, the default level and strongest, in the order of
+    ``LEVELS``."""
+    from engine.bots import DEFAULT_LEVEL, LEVELS
+    from engine.bots.hooks import offered
+
+    rules = kind_of(name).rules
+    levels = offered(rules)
+    assert {"beginner", DEFAULT_LEVEL, "strongest"} <= set(levels) and "random" not in levels
+    assert list(levels) == [level for level in LEVELS if level in levels]
+
+
 # -- self-play and records --------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_random_self_play_ends_with_a_consistent_result(name):

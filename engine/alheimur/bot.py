@@ -168,13 +168,17 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
     The search read only the first few hundred placements (those on the
     world's first territories) and could not tell them apart in 40
     playouts: a beginner lost games to random play by placing colonists
-    that the first survival check killed.  None after the setup (the
-    search decides), except at medium and hard in play (``_paired``)."""
+    that the first survival check killed.  In play, a beginner glances at
+    a few turns (``_glanced``) and strongest compares the glance's best on
+    the same luck (``_paired``).  None otherwise: the tree search decides
+    (medium's with a beginner's playouts of version 4: ``PLAYOUTS``)."""
     from engine.bots.player import Choice
 
     if game.chance(view) is not None:
         return None
-    if view.phase == "play" and PAIRED_FROM <= level.playouts < PAIRED_UNTIL:
+    if view.phase == "play" and level.name == "beginner":
+        return _glanced(game, view, seat, rng)
+    if view.phase == "play" and level.name == "strongest":
         return _paired(game, view, seat, level, rng, budget)
     if view.phase != "colonists":
         return None
@@ -189,16 +193,48 @@ def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.R
     return None if best is None else Choice(best, value, why="starting colonists: the most that survive")
 
 
-#: the levels (by playouts) that compare the glance's best turns on the same luck: medium and
-#: hard (strongest searches the tree, as at version 4)
-PAIRED_FROM, PAIRED_UNTIL = 300, 6000
-#: turns compared, the glance's best, by level (version 8: hard compares more of them with its
-#: larger budget; the last two of medium's 10 meet some 80 samples, of hard's 20 some 350)
-PAIRED_WIDTH = {"medium": 10, "hard": 20}
+#: the levels Alheimur's bot offers (``Hooks.levels``; version 9, 2026-12-06): its luck leaves
+#: room for three levels that each beat the one below in 65% of games, not five (docs/bots.md,
+#: "Levels a game offers").  A game made with an easy bot plays on as medium, one with a hard bot
+#: as strongest (``engine.bots.hooks.played_as``)
+LEVELS = ("beginner", "medium", "strongest")
+#: medium searches with version 4's beginner's 40 playouts; strongest compares the glance's best
+#: turns with 300, as version 7's medium did (version 8's hard, with 1,500 playouts and twice the
+#: turns compared, was no stronger: 7 of 14 against it)
+PLAYOUTS = {"medium": 40, "strongest": 300}
+#: turns a beginner glances at in play, drawn at random from those it reads: it plays the best of
+#: them at a glance (``evaluate`` after each), so it rarely throws its pieces away and seldom
+#: finds the turn that matters
+GLANCED_BY_BEGINNER = 20
+#: turns a beginner reads (the lazy list's first ones), from which it draws those it glances at
+READ_BY_BEGINNER = 3000
+#: turns strongest compares, the glance's best (the last two meet some 80 samples)
+PAIRED_WIDTH = 10
+
+
+def _glanced(game: Game, view: AlheimurState, seat: int, rng: random.Random) -> Any:
+    """The best of ``GLANCED_BY_BEGINNER`` turns drawn at random (of the
+    first ``READ_BY_BEGINNER``) by ``evaluate`` straight after them; None
+    when the view has one turn."""
+    from engine.bots.player import Choice
+
+    turns = mcts.turns_of(game, view, READ_BY_BEGINNER)
+    if len(turns) <= 1:
+        return None
+    best, value = None, -1.0
+    for turn in rng.sample(turns, min(GLANCED_BY_BEGINNER, len(turns))):
+        try:
+            after = game.apply(view, turn)
+        except PbemError:
+            continue
+        worth_now = evaluate(game, after)[seat] if game.chance(after) is None else 0.5
+        if worth_now > value:
+            best, value = turn, worth_now
+    return None if best is None else Choice(best, value, why="the best of a few turns at a glance")
 
 
 def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
-    """The best of the glance's ``PAIRED_WIDTH`` best turns (``order_turns``)
+    """The best of the glance's ``PAIRED_WIDTH`` best distinct turns (``order_turns``)
     by their playouts on the same luck, halved round by round
     (``paired.halve``: ``level.playouts`` playouts in all, the last two
     turns playing the most); None when the view has one turn."""
@@ -207,8 +243,7 @@ def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.
     turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
     if len(turns) <= 1:
         return None
-    width = PAIRED_WIDTH.get(level.name, PAIRED_WIDTH["medium"])
-    candidates = distinct(game, view, order_turns(game, view, turns, rng), width)
+    candidates = distinct(game, view, order_turns(game, view, turns, rng), PAIRED_WIDTH)
     found = paired.halve(game, view, seat, candidates, level.playouts, rng, HOOKS, budget)
     return Choice(found.turn, found.value, playouts=found.playouts,
                   why="the turns best at a glance, halved on the same luck")
@@ -274,8 +309,10 @@ def random_turn(game: Game, state: AlheimurState, rng: random.Random) -> Turn | 
 #: the other levels play as in version 4 (version 5, a lookahead from medium up, was undone);
 #: version 7 (2026-12-03): medium halves them (``paired.halve``), the last two playing some 80
 #: samples, and compares only turns that lead to different positions (``distinct``);
-#: version 8 (2026-12-03): hard does the same with more turns (``PAIRED_WIDTH``) instead of
-#: version 4's tree search (medium plays as in version 7; strongest, tried so too, was kept at 4)
+#: version 8 (2026-12-03): hard does the same with more turns instead of version 4's tree search
+#: (medium plays as in version 7; strongest, tried so too, was kept at 4);
+#: version 9 (2026-12-06): three levels (``LEVELS``): beginner glances at a few turns of play,
+#: medium plays as version 4's beginner, strongest as version 7's medium
 HOOKS = Hooks(choose=choose, determinize=determinize, evaluate=evaluate, order_turns=order_turns,
-              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=8,
-              kept={"beginner": 4, "easy": 4, "medium": 7, "strongest": 4})
+              random_turn=random_turn, below_root=BELOW_ROOT, playout_plies=4, version=9,
+              levels=LEVELS, playouts=PLAYOUTS)

@@ -102,6 +102,10 @@ class Hooks:
     kept: Mapping[str, int] = field(default_factory=dict)
     #: the levels offered to players, weakest first (None: every level but random)
     levels: tuple[str, ...] | None = None
+    #: a level's playouts in this game where they are not the level's own (level name: playouts),
+    #: for a game whose levels are spaced otherwise (``engine.bots.player.choose`` gives the level
+    #: these playouts, its search and its ``choose`` hook alike)
+    playouts: Mapping[str, int] = field(default_factory=dict)
 
     def version_of(self, level: str) -> int:
         """The version at which ``level`` last changed how it plays."""

@@ -61,11 +61,13 @@ above, ``hooks.played_as``); ``seed`` makes it reproducible, and ``timed=False``
     if not isinstance(level, Level):
         level = level_named(level)
     level = played_as(game, level)  # a level the game no longer offers (a game made before)
+    hooks = hooks_for(game)
+    if level.name in hooks.playouts:  # the game spaces its levels otherwise
+        level = replace(level, playouts=hooks.playouts[level.name])
     budget = Budget.start(level.max_ms) if timed else UNCAPPED
     if game.to_move(view) != seat:
         raise ValueError(f"it is not seat {seat}'s turn")
     rng = _rng(seed)
-    hooks = hooks_for(game)
     if hooks.choose is not None and level.playouts:
         decided = hooks.choose(game, view, seat, level, rng, budget)  # the cap, timed or not, is the budget
         if decided is not None:
