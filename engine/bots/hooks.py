@@ -151,4 +151,3 @@ def played_as(game: Game, level: Level) -> Level:
     order = list(LEVELS)
     above = [name for name in levels if order.index(name) > order.index(level.name)]
     return LEVELS[above[0] if above else levels[-1]]
-

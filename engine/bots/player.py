@@ -55,8 +55,9 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
            timed: bool = True) -> Choice:
     """The bot's turn for ``seat`` in ``view`` (``game.view(state, seat)``)
     at ``level`` (one the game does not offer plays as the next it offers
-above, ``hooks.played_as``); ``seed`` makes it reproducible, and ``timed=False`` drops
-    the level's time cap so that only the playouts decide.  The cap is
+    above, ``hooks.played_as``; a game may give a level other playouts,
+    ``Hooks.playouts``); ``seed`` makes it reproducible, and ``timed=False``
+    drops the level's time cap so that only the playouts decide.  The cap is
     CPU time counted from here: everything the turn does is in it."""
     if not isinstance(level, Level):
         level = level_named(level)

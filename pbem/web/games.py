@@ -89,7 +89,8 @@ def new_game():
     rows = max(1, min(chosen.rules.min_players, 4))  # the chosen game's fewest players (the box can grow)
     return (render_template("new_game.html", kinds=kinds, form=form, error=error, player_rows=rows,
                             seed_option=games.SEED_OPTION, bot_levels=bot_levels(),
-                            bot_fewer=fewer_levels()), status if error else 200)
+                            bot_fewer=[([registry.get(name).rules.title or name for name in names], levels)
+                                       for names, levels in fewer_levels()]), status if error else 200)
 
 
 def _shown_ply(game_ply: int) -> int:
