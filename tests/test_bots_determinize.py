@@ -83,7 +83,8 @@ def test_alheimur_determinized_positions_agree_with_the_view():
         assert dealt == hidden
 
 
-def test_an_alheimur_bot_decides_the_same_whatever_the_hidden_cards_are():
+@pytest.mark.parametrize("level", ["beginner", "medium", "strongest"])
+def test_an_alheimur_bot_decides_the_same_whatever_the_hidden_cards_are(level):
     game, _, building = _alheimur_building()
     state, seat = building[0]
     # the same view, the piles dealt otherwise
@@ -93,8 +94,8 @@ def test_an_alheimur_bot_decides_the_same_whatever_the_hidden_cards_are():
     changed = replace(state, piles=tuple(tuple(next(dealt) for _ in pile) for pile in state.piles))
     assert changed != state and game.view(changed, seat) == game.view(state, seat)
     for seed in range(2):
-        one = choose(game, game.view(state, seat), seat, "beginner", seed=seed, timed=False)
-        two = choose(game, game.view(changed, seat), seat, "beginner", seed=seed, timed=False)
+        one = choose(game, game.view(state, seat), seat, level, seed=seed, timed=False)
+        two = choose(game, game.view(changed, seat), seat, level, seed=seed, timed=False)
         assert one == two
 
 
