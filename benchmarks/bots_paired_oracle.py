@@ -29,7 +29,8 @@ name = sys.argv[1]; positions = int(sys.argv[2]); width = int(sys.argv[3]); orac
 game = registry.get(name).rules
 if name == "taiga":
     from engine.taiga import bot as B
-    hooks = replace(B.HOOKS, playout_plies=B.PAIRED_PLIES, evaluate=B.evaluate_prospects)
+    # as Taiga's medium compared its turns until version 8: 3 turns, then the prospects
+    hooks = replace(B.HOOKS, playout_plies=3, evaluate=B.evaluate_prospects)
     def cands(view, seat, rng):
         turns = mcts.turns_of(game, view, mcts.turn_limit(300))
         return B.narrowed(game, view, seat, turns, rng, width, B.evaluate_prospects)

@@ -1,7 +1,7 @@
 """How much of a Taiga game between two bot levels the camp tiles decide.
 
     .venv/bin/python benchmarks/taiga_camp_luck.py --levels medium,medium --games 60 --jobs 2
-    .venv/bin/python benchmarks/taiga_camp_luck.py --levels hard,medium --games 24 --jobs 2
+    .venv/bin/python benchmarks/taiga_camp_luck.py --levels strongest,medium --games 24 --jobs 2
 
 A completed forest scores $3 at the end for each camp of a player that a
 road reaches it from (rulings 8 and 19), and a camp is kept only by the
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots.levels import level_named  # noqa: E402
+from engine.bots.hooks import level_for  # noqa: E402
 from engine.bots.match import interval, play_game, seated  # noqa: E402
 from engine.errors import OptionError  # noqa: E402
 from notation import registry  # noqa: E402
@@ -103,10 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     levels = [lv.strip() for lv in args.levels.split(",")]
     if len(levels) != 2 or args.games < 1 or args.jobs < 1:
-        parser.error("give two levels (--levels hard,medium), and at least one game and one job")
+        parser.error("give two levels (--levels strongest,medium), and at least one game and one job")
     for name in levels:
         try:
-            level_named(name)
+            level_for(registry.get("taiga").rules, name)
         except OptionError as error:
             parser.error(str(error))
     first, second = levels
