@@ -1,7 +1,7 @@
 """How much of a Taiga game between two bot levels the camp tiles decide.
 
-    .venv/bin/python benchmarks/taiga_camp_luck.py --levels medium,medium --games 60 --jobs 2
-    .venv/bin/python benchmarks/taiga_camp_luck.py --levels strongest,medium --games 24 --jobs 2
+    .venv/bin/python benchmarks/taiga_camp_luck.py --levels strongest,strongest --games 60 --jobs 2
+    .venv/bin/python benchmarks/taiga_camp_luck.py --levels strongest,beginner --games 24 --jobs 2
 
 A completed forest scores $3 at the end for each camp of a player that a
 road reaches it from (rulings 8 and 19), and a camp is kept only by the
@@ -95,7 +95,7 @@ def report(first: str, second: str, games: list[Game]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levels", default="medium,medium", help="the two levels, the measured one first")
+    parser.add_argument("--levels", default="strongest,strongest", help="the two levels, the measured one first")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", default="camps")
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     levels = [lv.strip() for lv in args.levels.split(",")]
     if len(levels) != 2 or args.games < 1 or args.jobs < 1:
-        parser.error("give two levels (--levels strongest,medium), and at least one game and one job")
+        parser.error("give two levels (--levels strongest,beginner), and at least one game and one job")
     for name in levels:
         try:
             level_for(registry.get("taiga").rules, name)

@@ -50,8 +50,8 @@ def test_bot_match_of_a_solitaire_plays_both_levels_on_the_same_deal_without_bei
 def test_bot_errors_name_what_is_wrong():
     out = run("bot", "match", "ataxx", "--levels", "beginner,genius", "--games", "2")
     assert out.exit_code == 1 and "no level 'genius'" in out.output and "medium" in out.output
-    out = run("bot", "match", "taiga", "--levels", "hard,medium", "--games", "2")
-    assert out.exit_code == 1 and "plays at these levels: beginner, medium, strongest; there is no level 'hard'" \
+    out = run("bot", "match", "taiga", "--levels", "medium,beginner", "--games", "2")
+    assert out.exit_code == 1 and "plays at these levels: beginner, strongest; there is no level 'medium'" \
         in out.output
     out = run("bot", "match", "ataxx", "--levels", "beginner", "--games", "2")
     assert out.exit_code == 1 and "two levels" in out.output

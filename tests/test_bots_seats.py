@@ -60,18 +60,21 @@ def test_web_new_game_form_offers_a_bot(app):
 
 def test_a_game_whose_bot_offers_fewer_levels_refuses_the_others_and_says_which_it_has(app, api):  # noqa: F811
     kinds = {kind["name"]: kind for kind in api("alice", "GET", "/api/v1/kinds").get_json()}
-    assert kinds["taiga"]["bot_levels"] == ["beginner", "medium", "strongest"]
+    assert kinds["taiga"]["bot_levels"] == ["beginner", "strongest"]
+    assert kinds["alheimur"]["bot_levels"] == ["beginner", "medium", "strongest"]
     assert kinds["logger"]["bot_levels"] == ["beginner", "easy", "medium", "hard", "strongest"]
-    hard = api("alice", "POST", "/api/v1/games", {"game": "taiga", "players": ["alice@example.org"], "bots": ["hard"]})
-    assert hard.status_code == 400
-    assert hard.get_json()["error"] == ("Taiga – Battle Boreal's bot plays at these levels: beginner, medium, "
-                                        "strongest; there is no level 'hard'")
+    medium = api("alice", "POST", "/api/v1/games", {"game": "taiga", "players": ["alice@example.org"],
+                                                    "bots": ["medium"]})
+    assert medium.status_code == 400
+    assert medium.get_json()["error"] == ("Taiga – Battle Boreal's bot plays at these levels: beginner, "
+                                          "strongest; there is no level 'medium'")
     made = api("alice", "POST", "/api/v1/games", {"game": "taiga", "players": ["alice@example.org"],
                                                   "bots": ["strongest"]})
     assert made.status_code == 201 and made.get_json()["status"] == "active"
     client = app.test_client()
     sign_in(client, app, "alice@example.org")
     page = client.get("/games/new").get_data(as_text=True)
-    assert "Some games offer fewer levels:" in page and "beginner, medium, strongest" in page
+    assert "Some games offer fewer levels:" in page and "Taiga – Battle Boreal: beginner, strongest" in page
+    assert "Alheimur: beginner, medium, strongest" in page
     guide = client.get("/rules/taiga").get_data(as_text=True)
-    assert "at these levels: beginner, medium, strongest" in guide
+    assert "at these levels: beginner, strongest." in guide

@@ -396,17 +396,20 @@ def test_the_states_a_position_leads_to_are_those_its_listed_turns_lead_to(name)
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_the_bot_offers_beginner_the_default_level_and_strongest_weakest_first(name):
+def test_the_bot_offers_beginner_and_strongest_weakest_first_and_plays_any_level_as_one_it_offers(name):
     """A game's bot may offer fewer levels than all (``Hooks.levels``), but
-    always beginner, the default level and strongest, in the order of
-    ``LEVELS``."""
-    from engine.bots import DEFAULT_LEVEL, LEVELS
-    from engine.bots.hooks import offered
+    always beginner and strongest, in the order of ``LEVELS``; the default
+    level (asked for by ``vs bot`` alone) and any level of an older game
+    play as a level it offers."""
+    from engine.bots import LEVELS
+    from engine.bots.hooks import level_for, offered, played_as
 
     rules = kind_of(name).rules
     levels = offered(rules)
-    assert {"beginner", DEFAULT_LEVEL, "strongest"} <= set(levels) and "random" not in levels
+    assert {"beginner", "strongest"} <= set(levels) and "random" not in levels
     assert list(levels) == [level for level in LEVELS if level in levels]
+    assert level_for(rules, None).name in levels and level_for(rules, "").name in levels
+    assert all(played_as(rules, LEVELS[level]).name in levels for level in LEVELS if level != "random")
 
 
 # -- self-play and records --------------------------------------------------------

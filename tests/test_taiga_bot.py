@@ -1,7 +1,8 @@
-"""Taiga's bot (``engine/taiga/bot.py``): three levels; beginner and
-medium search only the turns the money ranks best straight after them,
+"""Taiga's bot (``engine/taiga/bot.py``): two levels; the beginner
+searches only the turns the money ranks best straight after them,
 strongest plays the turn best by its prospects; every level decides from
-its view alone, and one the game no longer offers plays as the next above."""
+its view alone, and one the game does not offer (the default, medium, and
+an older game's easy or hard) plays as strongest."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from notation import registry
 from test_bots_determinize import positions
 
 
-def _crowded(count: int = 3, searched: int = bot.SEARCHED["medium"]):
+def _crowded(count: int = 3, searched: int = bot.SEARCHED["beginner"]):
     """Positions of a random game with more turns than the bot searches."""
     game, found = positions("taiga", 40)
     crowded = [(s, seat) for s, seat in found
@@ -33,14 +34,14 @@ def test_the_searched_turns_are_those_the_evaluation_ranks_best():
         view = game.view(state, seat)
         turns = mcts.turns_of(game, view)
         kept = bot.narrowed(game, view, seat, turns, random.Random(1))
-        assert len(kept) == bot.SEARCHED["medium"] and len(set(map(repr, kept))) == len(kept)
+        assert len(kept) == bot.SEARCHED["beginner"] and len(set(map(repr, kept))) == len(kept)
         worth = {repr(t): bot.evaluate(game, game.apply(view, t))[seat] for t in turns}
         dropped = [worth[repr(t)] for t in turns if repr(t) not in {repr(k) for k in kept}]
         assert min(worth[repr(t)] for t in kept) >= max(dropped), (kept, dropped)
 
 
-@pytest.mark.parametrize("level, playouts, searched", [("beginner", 40, 12), ("medium", 150, 6)])
-def test_beginner_and_medium_search_only_the_turns_best_at_once(level, playouts, searched):
+def test_the_beginner_searches_only_the_turns_best_at_once():
+    level, playouts, searched = "beginner", 40, 12
     game, crowded = _crowded(4, searched)
     looked_at = 0
     for state, seat in crowded:
@@ -67,21 +68,22 @@ def test_strongest_plays_a_turn_best_by_its_prospects():
         assert bot.evaluate_prospects(game, game.apply(view, picked.turn))[seat] == best
 
 
-def test_taiga_offers_three_levels_and_an_older_games_easy_or_hard_bot_plays_as_the_next_above():
+def test_taiga_offers_two_levels_and_the_default_or_an_older_games_level_plays_as_strongest():
     game = registry.get("taiga").rules
-    assert offered(game) == ("beginner", "medium", "strongest")
-    with pytest.raises(OptionError, match="beginner, medium, strongest; there is no level 'hard'"):
-        level_for(game, "hard")
-    assert level_for(game, None).name == "medium"
-    assert played_as(game, LEVELS["easy"]).name == "medium" and played_as(game, LEVELS["hard"]).name == "strongest"
+    assert offered(game) == ("beginner", "strongest")
+    with pytest.raises(OptionError, match="beginner, strongest; there is no level 'medium'"):
+        level_for(game, "medium")
+    assert level_for(game, None).name == "strongest" and level_for(game, "Beginner").name == "beginner"
+    assert {played_as(game, LEVELS[name]).name for name in ("easy", "medium", "hard")} == {"strongest"}
     crowded_game, crowded = _crowded(1)
     state, seat = crowded[0]
     view = crowded_game.view(state, seat)
-    assert choose(game, view, seat, "hard", seed=2, timed=False) == choose(game, view, seat, "strongest", seed=2,
-                                                                          timed=False)
+    strongest = choose(game, view, seat, "strongest", seed=2, timed=False)
+    for name in ("easy", "medium", "hard"):
+        assert choose(game, view, seat, name, seed=2, timed=False) == strongest
 
 
-@pytest.mark.parametrize("level", ["beginner", "medium", "strongest"])
+@pytest.mark.parametrize("level", ["beginner", "strongest"])
 def test_a_bot_decides_the_same_whatever_the_hidden_tiles_are(level):
     game, crowded = _crowded(1)
     state, seat = crowded[0]

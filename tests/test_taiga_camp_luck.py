@@ -31,7 +31,7 @@ def test_the_report_counts_games_by_camps_kept_and_gives_the_ceiling(luck):
         luck.Game(3, 0.5, 3, 3, (40, 40), 1.0),  # as many, drawn
         luck.Game(4, 0.0, 5, 1, (50, 70), 1.0),  # more, lost
     ]
-    text = luck.report("strongest", "medium", games)
+    text = luck.report("strongest", "beginner", games)
     assert "5 games, 2.5 points (50%" in text
     assert "as many as the other in 1 (20%)" in text
     assert "of the 4 others, the player with more camps won 2 (50%)" in text

@@ -128,10 +128,13 @@ def offered(game: Game) -> tuple[str, ...]:
 
 
 def level_for(game: Game, name: str | None) -> Level:
-    """The level called ``name`` (None or "": the default) of ``game``'s
-    bot; ``OptionError`` naming the game's levels when it offers no such
-    level ("random", for measuring, is always there)."""
-    key = (name or DEFAULT_LEVEL).strip().lower()
+    """The level called ``name`` of ``game``'s bot (None or "": the
+    default, medium, or the level above it that the game offers in its
+    place, ``played_as``); ``OptionError`` naming the game's levels when it
+    offers no such level ("random", for measuring, is always there)."""
+    if not (name or "").strip():  # the default: medium, or the level the game plays it as
+        return played_as(game, LEVELS[DEFAULT_LEVEL])
+    key = name.strip().lower()
     levels = offered(game)
     if key != "random" and key not in levels:
         raise OptionError(_("{game}'s bot plays at these levels: {levels}; there is no level '{level}'",

@@ -22,11 +22,12 @@ search): a place the tile fits, then one of the turns laying it there.
 game ended there (``final_scoring``: money, lumberjack forests reached by
 truck, forests served by camps, species tokens), not by money alone.
 
-``choose`` (version 8): Taiga's bot offers three levels (``LEVELS``).
-Beginner and medium search, with the tree search, only the few turns that
-``evaluate`` ranks best straight after them (``narrowed``: a beginner's
-best 12, medium's best 6): with every turn searched, a position's 3 to 82
-turns each had too few playouts to be told apart.  Strongest plays the
+``choose`` (version 9): Taiga's bot offers two levels (``LEVELS``).
+The beginner searches, with the tree search, only the few turns that
+``evaluate`` ranks best straight after them (``narrowed``: its best 12):
+with every turn searched, a position's 3 to 82 turns each had too few
+playouts to be told apart.  Strongest, which also plays the games made
+with the default level (medium) or with easy or hard, plays the
 turn after which its ``prospects`` are best: the money as if the game
 ended now judges nearly every turn alike (a surveyor or a keeper placed, a
 forest grown, earn nothing until the end), so ``prospects`` adds what the
@@ -172,32 +173,34 @@ def random_turn(game: Game, state: TaigaState, rng: random.Random) -> Any:
     return rng.choice(options) if options else None
 
 
-#: the levels Taiga's bot offers (``Hooks.levels``; version 8, 2026-12-06).  The
-#: tile draws decide too much of a game for five levels that each beat the
-#: one below in 65% of games: greedy play by the prospects (strongest) beats
-#: the tree search among the turns best by the money (medium, easy until
-#: version 7) in 13 of 15, which beats the beginner's in 85% of 40, and no
-#: bot was found that beats greedy play by the prospects (version 7's
-#: medium, its paired playouts, 17 of 40 against it; its strongest, which
-#: looks at the best reply, 2 of 5), so there is no room for an easy or a
-#: hard between them (docs/bots.md, "Levels a game offers").  A game made
-#: with an easy bot plays on as medium (the same bot), one with a hard bot
-#: as strongest (``engine.bots.hooks.played_as``)
-LEVELS = ("beginner", "medium", "strongest")
-#: beginner and medium: the tree search's playouts, among the turns
-#: ``evaluate`` ranks best at once (``narrowed``): spread over every turn, a
-#: level's playouts gave each of a position's 3 to 82 turns two or three,
-#: too few to tell them apart (easy against beginner was 62% of 20; among
-#: the best 6 it was 94% of 40).  A beginner searched every turn until
-#: version 4: its 40 playouts over up to 82 turns played nearly at random
-#: in wide positions, and random play won 4.5 of its 120 games (96%); among
-#: the best 12 at once it lost none of 120 (one drawn)
-PLAYOUTS = {"beginner": 40, "medium": 150}
-SEARCHED = {"beginner": 12, "medium": 6}
+#: the levels Taiga's bot offers (``Hooks.levels``; version 9, 2026-12-07).  The
+#: tile draws decide too much of a game for levels that each beat the one
+#: below in 65% of games, beyond two: greedy play by the prospects
+#: (strongest) beats the beginner in 94% of games and no bot was found that
+#: beats greedy play by the prospects (version 7's medium, its paired
+#: playouts, 17 of 40 against it; its strongest, which looks at the best
+#: reply, 2 of 5).  No bot found between them made two steps: version 8's
+#: medium (version 3's easy, the tree search among the best 6 by the money)
+#: beat the beginner in only 63 of 82 games over two rows, and at up to 1.7 s
+#: of CPU a turn it reached its cap of 1.5 s, so the server's would have been
+#: weaker still; greedy play with noise on the prospects either lost to the
+#: beginner or held its own against the strongest (docs/bots.md, "Levels a
+#: game offers").  A game made with the default level (medium), or with easy
+#: or hard, plays as strongest (``engine.bots.hooks.played_as``)
+LEVELS = ("beginner", "strongest")
+#: the beginner: the tree search's playouts, among the turns ``evaluate``
+#: ranks best at once (``narrowed``): spread over every turn, its playouts
+#: gave each of a position's 3 to 82 turns two or three, too few to tell
+#: them apart.  A beginner searched every turn until version 4: its 40
+#: playouts over up to 82 turns played nearly at random in wide positions,
+#: and random play won 4.5 of its 120 games (96%); among the best 12 at once
+#: it lost none of 120 (one drawn)
+PLAYOUTS = {"beginner": 40}
+SEARCHED = {"beginner": 12}
 
 
 def narrowed(game: Game, view: TaigaState, seat: int, turns: list[Any], rng: random.Random,
-             count: int = SEARCHED["medium"], judge: Any = evaluate) -> list[Any]:
+             count: int = SEARCHED["beginner"], judge: Any = evaluate) -> list[Any]:
     """The ``count`` turns of ``turns`` after which ``judge`` (by default
     ``evaluate``: the money each player would have if the game ended
     there) is best for ``seat``, ties in random order."""
@@ -207,13 +210,13 @@ def narrowed(game: Game, view: TaigaState, seat: int, turns: list[Any], rng: ran
 
 
 def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
-    """Beginner and medium: the tree search (``PLAYOUTS``) among the turns
-    the money ranks best at once (``narrowed``: a beginner's best 12,
-    medium's best 6); strongest: the turn after which the player's
-    ``prospects`` are best against the other players', ties at random.
-    None (the search over every turn, with the level's own playouts) for
-    one turn, for no more turns than beginner or medium would search, and
-    for a level of another name (a test's own budget)."""
+    """Beginner: the tree search (``PLAYOUTS``) among the turns the money
+    ranks best at once (``narrowed``: its best 12); strongest: the turn
+    after which the player's ``prospects`` are best against the other
+    players', ties at random.  None (the search over every turn, with the
+    level's own playouts) for one turn, for no more turns than the
+    beginner would search, and for a level of another name (a test's own
+    budget)."""
     from engine.bots.player import Choice
 
     turns = mcts.turns_of(game, view, mcts.turn_limit(level.playouts))
@@ -239,5 +242,7 @@ def choose(game: Game, view: TaigaState, seat: int, level: Any, rng: random.Rand
 #: version 8 (2026-12-06): three levels (``LEVELS``): beginner as in version 4, medium plays as
 #: version 3's easy did, strongest the turn best by the prospects (the paired playouts and the
 #: lookahead of versions 3 to 7 are gone: greedy play by the prospects was as strong or stronger)
+#: version 9 (2026-12-07): two levels, beginner (as in version 4) and strongest (as in version 8);
+#: medium plays as strongest
 HOOKS = Hooks(determinize=determinize, evaluate=evaluate, random_turn=random_turn, playout_plies=10,
-              choose=choose, version=8, kept={"beginner": 4}, levels=LEVELS)
+              choose=choose, version=9, kept={"beginner": 4, "strongest": 8}, levels=LEVELS)

@@ -44,7 +44,8 @@ def fewer_levels() -> list[tuple[list[str], list[str]]]:
 
 def levels_text() -> str:
     """Every level, then the games that offer fewer and theirs:
-    "beginner, easy, medium, hard, strongest; taiga: beginner, medium, strongest"."""
+    "beginner, easy, medium, hard, strongest; alheimur: beginner, medium, strongest; taiga: beginner,
+    strongest"."""
     return "; ".join([", ".join(offered_levels())] + [f"{', '.join(names)}: {', '.join(levels)}"
                                                        for names, levels in fewer_levels()])
 
