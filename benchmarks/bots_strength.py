@@ -81,7 +81,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.base import settle_from_seed  # noqa: E402
 from engine.bots import LEVELS, choose  # noqa: E402
-from engine.bots.hooks import hooks_for, offered  # noqa: E402
+from engine.bots.hooks import hooks_for, offered, played_as  # noqa: E402
 from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
 from engine.bots.match import interval, outcome_points, play_game, seated, solitaire_outcome  # noqa: E402
 from engine.bots.payoff import final  # noqa: E402
@@ -475,8 +475,10 @@ def times_table(names: list[str], levels: list[str], turns: int, timed: bool) ->
     for name in names:
         for level in levels:
             times = turn_times(name, level, turns, timed=timed)
-            cap = LEVELS[level].max_ms
-            lines.append(f"| {name} | {level} | {len(times)} | {statistics.median(times):.2f} | {max(times):.2f} | "
+            played = played_as(registry.get(name).rules, LEVELS[level])  # the default, where a game lacks it
+            shown = level if played.name == level else f"{level} (plays as {played.name})"
+            cap = played.max_ms
+            lines.append(f"| {name} | {shown} | {len(times)} | {statistics.median(times):.2f} | {max(times):.2f} | "
                          + ("none" if cap is None else f"{cap / 1000:g}") + " |")
     return "\n".join(lines)
 

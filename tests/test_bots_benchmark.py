@@ -181,6 +181,13 @@ def test_turn_times_without_the_cap_time_each_level_as_the_strength_rows_play_it
     assert caps.count(False) == 6 and caps[-3:] == [False] * 3 and caps.count(True) > 0
 
 
+def test_turn_times_say_which_level_a_game_plays_its_default_as_and_give_that_levels_cap(strength, monkeypatch):
+    monkeypatch.setattr(strength, "turn_times", lambda name, level, turns, timed=True: [0.25, 0.5])
+    table = strength.times_table(["taiga", "logger"], ["medium"], 1, timed=True)
+    assert "| taiga | medium (plays as strongest) | 2 | 0.38 | 0.50 | 20 |" in table
+    assert "| logger | medium | 2 | 0.38 | 0.50 | 1.5 |" in table
+
+
 def test_rows_of_games_whose_bots_outthink_their_caps_are_played_with_the_caps_on(strength, monkeypatch):
     """Alheimur's and Greenhouse's bots think several times longer than
     their levels' caps when untimed, so the server (which caps every turn)
