@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from pbem import scheduler
 from pbem.db import get_session
-from pbem.models import Turn
+from pbem.models import Game, Turn
 from pbem.services import bots
 from test_api_games import api, new_game  # noqa: F401
 from test_web_pages import csrf, sign_in
@@ -56,6 +56,35 @@ def test_web_new_game_form_offers_a_bot(app):
     assert made.status_code == 302, made.get_data(as_text=True)
     shown = client.get(made.headers["Location"]).get_data(as_text=True)
     assert "Bot (beginner)" in shown
+
+
+def test_the_lobby_starts_a_game_against_the_computer_at_a_level_or_at_the_games_usual_one(app):
+    client = app.test_client()
+    sign_in(client, app, "alice@example.org")
+    lobby = client.get("/lobby")
+    page = lobby.get_data(as_text=True)
+    assert 'id="computer-form"' in page and 'value="taiga"' in page and 'value="greenhouse"' not in page
+    assert "Taiga – Battle Boreal: beginner, strongest (usual: strongest)" in page
+    assert "Logger: beginner, easy, medium, hard, strongest (usual: medium)" in page
+    made = client.post("/lobby/computer", data={"kind": "logger", "level": "hard", "csrf_token": csrf(lobby)})
+    assert made.status_code == 302, made.get_data(as_text=True)
+    game_id = made.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    shown = client.get(made.headers["Location"]).get_data(as_text=True)
+    assert "Bot (hard)" in shown and "created against the computer" in shown
+    usual = client.post("/lobby/computer", data={"kind": "taiga", "level": "", "csrf_token": csrf(lobby)})
+    assert usual.status_code == 302 and "Bot (strongest)" in client.get(usual.headers["Location"]).get_data(as_text=True)
+    with app.app_context():
+        session = get_session()
+        made_so_far = len(session.exec(select(Game)).all())
+        game = session.get(Game, int(game_id))
+        assert game.status == "active" and game.hours_per_turn is None
+    refused = client.post("/lobby/computer", data={"kind": "taiga", "level": "medium", "csrf_token": csrf(lobby)})
+    assert refused.status_code == 400
+    assert "plays at these levels: beginner, strongest; there is no level &#39;medium&#39;" in refused.get_data(as_text=True)
+    alone = client.post("/lobby/computer", data={"kind": "greenhouse", "level": "", "csrf_token": csrf(lobby)})
+    assert alone.status_code == 400 and "1 player, not 2" in alone.get_data(as_text=True)
+    with app.app_context():
+        assert len(get_session().exec(select(Game)).all()) == made_so_far, "a refused request makes no game"
 
 
 def test_a_game_whose_bot_offers_fewer_levels_refuses_the_others_and_says_which_it_has(app, api):  # noqa: F811

@@ -42,6 +42,20 @@ def fewer_levels() -> list[tuple[list[str], list[str]]]:
     return [(names, list(levels)) for levels, names in groups.items()]
 
 
+def opponent_games() -> list[dict[str, Any]]:
+    """The games a bot can sit down to with one player (every game of two
+    players or more), each with its title, its levels, weakest first, and
+    the level a bot asked for without one plays: for the lobby's "play the
+    computer" form."""
+    found = []
+    for name in registry.names():
+        rules = registry.get(name).rules
+        if rules.min_players <= 2 <= rules.max_players:
+            found.append({"name": name, "title": rules.title or name, "levels": list(offered(rules)),
+                          "default": level_for(rules, None).name})
+    return found
+
+
 def levels_text() -> str:
     """Every level, then the games that offer fewer and theirs:
     "beginner, easy, medium, hard, strongest; alheimur: beginner, medium, strongest; taiga: beginner,

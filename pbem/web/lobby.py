@@ -1,14 +1,15 @@
-"""Finding opponents: the lobby of open challenges (join one), and a
-player's page with their games, results and ratings."""
+"""Finding opponents: the lobby of open challenges (join one), a game
+against the computer at once (a game and a level), and a player's page
+with their games, results and ratings."""
 
 from __future__ import annotations
 
 from pbem.i18n import gettext
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from pbem.db import get_session
-from pbem.services import games, lobby
+from pbem.services import bot_seats, games, lobby
 from pbem.services.errors import ServiceError
 from pbem.web.auth import current_player, sign_in_required
 
@@ -19,7 +20,24 @@ bp = Blueprint("lobby", __name__)
 @sign_in_required
 def index(error: str | None = None, status: int = 200):
     challenges = lobby.open_challenges(get_session(), current_player())
-    return render_template("lobby.html", challenges=challenges, error=error), status
+    return render_template("lobby.html", challenges=challenges, error=error,
+                           computer=bot_seats.opponent_games(), levels=bot_seats.offered_levels()), status
+
+
+@bp.post("/lobby/computer")
+@sign_in_required
+def play_computer():
+    """A game of the chosen kind against the computer at the chosen level
+    ("": the game's default), the player first, no clock; the lobby again,
+    with the reason, when it cannot be made."""
+    player = current_player()
+    kind, level = request.form.get("kind", ""), request.form.get("level", "").strip()
+    try:
+        game = games.create_game(get_session(), player, kind, [player.email], bots=[level])
+    except ServiceError as failure:
+        return index(error=failure.message, status=failure.status)
+    flash(gettext("Game %(id)s created against the computer.", id=game.id))
+    return redirect(url_for("games.show", game_id=game.id))
 
 
 @bp.post("/games/<game_id>/join")
