@@ -296,7 +296,8 @@ def merge(results: dict[str, Any], other: dict[str, Any]) -> list[str]:
     ``ValueError`` naming it, and nothing is changed.  As a run does, the
     rows of older bots are then moved to ``stale`` (``retire``), so that a
     new version's rows played in another file do not leave the old ones
-    among the rows.  The keys of the rows taken."""
+    among the rows (and one the other run played again is set aside before
+it is replaced, not overwritten).  The keys of the rows taken."""
     taken, conflicts = [], []
     for key, row in other.get("rows", {}).items():
         if row.get("bots") != row_tag(key):
@@ -312,6 +313,7 @@ def merge(results: dict[str, Any], other: dict[str, Any]) -> list[str]:
     if conflicts:
         raise ValueError(f"rows played on in both files: {', '.join(conflicts)}; "
                          "play a row in one file at a time")
+    retire(results)  # first: a row of older bots that the other run played again goes to ``stale``
     for key in taken:
         results["rows"][key] = other["rows"][key]
     results.setdefault("solitaire", {}).update(other.get("solitaire", {}))

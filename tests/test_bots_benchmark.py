@@ -223,16 +223,23 @@ def test_a_run_kept_in_another_file_is_merged_back_row_by_row(strength, tmp_path
     refuses a row both played on."""
     tag = strength.bots_tag("ataxx")
     row = {"games": 1, "score": 1.0, "wins": 1, "draws": 0, "losses": 0, "cpu": 1.0, "done": [0], "bots": tag}
-    strength.save({"rows": {"ataxx/easy/random": row, "ataxx/hard/random": dict(row, bots="v0")}})
+    strength.save({"rows": {"ataxx/easy/random": row, "ataxx/hard/random": dict(row, bots="v0"),
+                            "ataxx/beginner/random": dict(row, bots="v0", score=0.0)}})
     other_path = tmp_path / "other.json"
     strength.save(strength.load(), other_path)
     other = strength.load(other_path)
+    strength.retire(other)  # as the other run does before it plays
     strength.add(other, "ataxx/easy/random", 1, 0.0, 2.0)
     strength.add(other, "ataxx/medium/random", 0, 1.0, 2.0)
+    strength.add(other, "ataxx/beginner/random", 0, 1.0, 2.0)  # played again by the current bots
     strength.save(other, other_path)
 
     results = strength.load()
-    assert sorted(strength.merge(results, strength.load(other_path))) == ["ataxx/easy/random", "ataxx/medium/random"]
+    assert sorted(strength.merge(results, strength.load(other_path))) == [
+        "ataxx/beginner/random", "ataxx/easy/random", "ataxx/medium/random"]
+    # the older bots' row that the other run played again is set aside, not overwritten
+    assert results["rows"]["ataxx/beginner/random"]["bots"] == tag
+    assert results["stale"]["ataxx/beginner/random (v0)"]["score"] == 0.0
     assert results["rows"]["ataxx/easy/random"]["games"] == 2 and results["rows"]["ataxx/easy/random"]["score"] == 1.0
     # a row of older bots is set aside, as a run sets it aside
     assert "ataxx/hard/random" not in results["rows"] and "ataxx/hard/random (v0)" in results["stale"]
