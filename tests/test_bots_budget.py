@@ -73,6 +73,35 @@ def test_a_medium_alheimur_turn_stays_under_its_cap():
     assert cpu < cap * 1.1, f"a medium Alheimur turn took {cpu:.2f} s of CPU"
 
 
+def test_an_alheimur_beginner_reads_turns_for_half_its_cap_and_then_glances_at_those_read(monkeypatch):
+    """In the few positions of play whose legal turns are slow to list
+    (reading 3000 took up to 1.8 s), the beginner stops reading at half its
+    cap of 1 s and plays the best at a glance of those it read: the whole
+    turn stays within the cap.  Untimed, it reads them all."""
+    state = position(world("1", on="a4=1:3 b3=1:2 c2=1:1 d1=1:2 a1=1:1", orbit="1T2+1 1F3"),
+                     world("2", on="a4=2:3 b3=2:2 c2=2:1 d1=2:2 b1=2:1", orbit="2T2+1 2F3"),
+                     world("N", on="a4=1:1 d1=2:1"), space="1F2 2F2")
+    rules = type(ALHEIMUR)
+    real = rules.iter_turns
+    read = []
+
+    def slow(self, view):
+        for turn in real(self, view):
+            _spin(0.001)  # 3000 turns: 3 s
+            read.append(turn)
+            yield turn
+
+    monkeypatch.setattr(rules, "iter_turns", slow)
+    cap = level_named("beginner").max_ms / 1000
+    choice, cpu = _cpu_of(lambda: choose(ALHEIMUR, ALHEIMUR.view(state, 0), 0, "beginner", seed=2))
+    assert choice.why == "the best of a few turns at a glance" and ALHEIMUR.is_legal(state, choice.turn)
+    assert cpu < cap, f"a beginner Alheimur turn took {cpu:.2f} s of CPU"
+    assert 100 < len(read) < 600, f"read {len(read)} turns in half a second at a millisecond each"
+    read.clear()
+    untimed = choose(ALHEIMUR, ALHEIMUR.view(state, 0), 0, "beginner", seed=2, timed=False)
+    assert len(read) == 3000 and ALHEIMUR.is_legal(state, untimed.turn)
+
+
 def _greenhouse_start():
     game = registry.get("greenhouse").rules
     options = game.normalize_options({"stashes": "rb", "orders": "1"})
