@@ -40,7 +40,6 @@ from collections import Counter
 from dataclasses import replace
 
 import math
-import time
 from typing import Any
 
 from engine.alheimur.deck import DECK, turned
@@ -217,21 +216,6 @@ READING_SHARE = 0.5
 PAIRED_WIDTH = 10
 
 
-def read_turns(game: Game, view: AlheimurState, limit: int, deadline: float | None) -> list:
-    """The first ``limit`` turns of the lazy list (``iter_turns``), fewer
-    when reading them reaches ``deadline`` (a ``time.process_time()``
-    value; None: no deadline); none when the view cannot say."""
-    turns: list = []
-    try:
-        for turn in game.iter_turns(view):
-            turns.append(turn)
-            if len(turns) >= limit or (deadline is not None and time.process_time() >= deadline):
-                break
-    except PbemError:
-        return []
-    return turns
-
-
 def _glanced(game: Game, view: AlheimurState, seat: int, rng: random.Random, budget: Any) -> Any:
     """The best of ``GLANCED_BY_BEGINNER`` turns drawn at random (of the
     first ``READ_BY_BEGINNER``, or of those read in ``READING_SHARE`` of
@@ -239,7 +223,7 @@ def _glanced(game: Game, view: AlheimurState, seat: int, rng: random.Random, bud
     one turn."""
     from engine.bots.player import Choice
 
-    turns = read_turns(game, view, READ_BY_BEGINNER, budget.deadline(READING_SHARE))
+    turns = mcts.turns_of(game, view, READ_BY_BEGINNER, budget.deadline(READING_SHARE))
     if len(turns) <= 1:
         return None
     best, value = None, -1.0

@@ -86,15 +86,23 @@ MAX_TURNS = 3000
 PLAYOUT_TURNS = 100
 
 
-def turns_of(game: Game, state: Any, limit: int = MAX_TURNS) -> list[Any]:
+def turns_of(game: Game, state: Any, limit: int = MAX_TURNS, deadline: float | None = None) -> list[Any]:
     """The legal turns the bot considers (the first ``limit`` when the game
-    lists them lazily with ``iter_turns``); none when the position (a view)
-    cannot say."""
+    lists them lazily with ``iter_turns``, fewer when reading them reaches
+    ``deadline``, a ``time.process_time()`` value such as
+    ``Budget.deadline``); none when the position (a view) cannot say."""
     try:
         lazily = getattr(game, "iter_turns", None)
-        if lazily is not None:
+        if lazily is None:
+            return game.legal_turns(state)
+        if deadline is None:
             return list(islice(lazily(state), limit))
-        return game.legal_turns(state)
+        turns: list[Any] = []
+        for turn in lazily(state):
+            turns.append(turn)
+            if len(turns) >= limit or time.process_time() >= deadline:
+                break
+        return turns
     except PbemError:
         return []
 

@@ -18,8 +18,8 @@ a round have met the same samples, so their totals still compare.  With
 300 playouts among 10 candidates the last two meet some 80 samples each
 where ``compare`` gives every candidate 30.
 
-A game's ``choose`` hook uses them (Taiga's and Alheimur's, from medium
-up); the bot still sees only its view.
+A game's ``choose`` hook uses them (Alheimur's strongest; Taiga's
+medium and up until its version 8); the bot still sees only its view.
 """
 
 from __future__ import annotations
