@@ -1,5 +1,5 @@
 """Fast paths, row "PNG board for mail": the PNG a mail carries, drawn by
-``pbem.diagrams.render_fresh(game, options, position, "png")`` (what
+``notation.drawing.render.render_fresh(game, options, position, "png")`` (what
 ``render`` does for a position not yet in its cache), must take under 5 ms.
 
 One row per hosted game; its figure is the worst of the medians of the
@@ -25,7 +25,8 @@ from fast_paths_common import Database, Row, interleaved_ms
 
 from engine.base import settle_from_seed
 from notation import registry
-from pbem import diagram_sprites, diagrams
+from notation.drawing import sprites as diagram_sprites
+from notation.drawing import render as diagrams
 
 USES_DATABASE = False
 PATH = "PNG board for mail"

@@ -84,7 +84,7 @@ def fill(engine: Any, count: int, due: int, now: datetime) -> list[int]:
 def due_again(engine: Any, due_ids: list[int], now: datetime) -> None:
     """Undo a sweep: the reminders and mail gone, the same games due again."""
     from pbem.models import Game, OutboxMessage
-    from pbem.models_clock import ReminderSent
+    from pbem.models.clock import ReminderSent
 
     with engine.begin() as connection:
         connection.execute(delete(OutboxMessage))

@@ -71,9 +71,9 @@ def _drawable(item: Any) -> bool:
 @dataclass(frozen=True)
 class ChanceEvent:
     """What chance decides next, during play (a draw, a roll), before anyone
-    moves again.  ``Game.chance`` returns one; the server decides it from the
+    moves again.  ``Rules.chance`` returns one; the server decides it from the
     game's seed (``engine.chance.decide``), writes the outcome in the record
-    and applies it with ``Game.apply_chance``.
+    and applies it with ``Rules.apply_chance``.
 
     - ``kind`` "draw": ``count`` items drawn one after another without
       putting back, from ``items`` (what is left to draw, each item written
@@ -134,7 +134,7 @@ class ChanceEvent:
 
 @dataclass(frozen=True)
 class PuzzlePar:
-    """A solver's answer for a puzzle (``Game.par``): ``found``, the lowest
+    """A solver's answer for a puzzle (``Rules.par``): ``found``, the lowest
     score of a solution it found (None: none within its budget);
     ``lower_bound``, no solution scores less; ``optimal``, ``found`` is
     proven best."""
@@ -149,7 +149,7 @@ class PuzzlePar:
 MAX_PLAYERS = 8
 
 
-class Game(ABC, Generic[S, T]):
+class Rules(ABC, Generic[S, T]):
     """The rules of one game.  Subclasses set the class attributes below and
     implement the abstract methods; instances hold no state."""
 
@@ -343,7 +343,7 @@ class Game(ABC, Generic[S, T]):
         return sum(self.count_leaves(self.apply(state, t), depth - 1) for t in turns)
 
 
-def settle(game: Game[S, T], state: S, decide: Callable[[ChanceEvent, int], Sequence[str]],
+def settle(game: Rules[S, T], state: S, decide: Callable[[ChanceEvent, int], Sequence[str]],
            ) -> tuple[S, list[tuple[ChanceEvent, tuple[str, ...]]]]:
     """Resolve every chance event ``state`` waits for: ``decide(event, k)``
     gives the outcome of the ``k``-th (from 0) event settled here (the
@@ -364,7 +364,7 @@ def settle(game: Game[S, T], state: S, decide: Callable[[ChanceEvent, int], Sequ
     return state, happened
 
 
-def settle_from_seed(game: Game[S, T], state: S, seed: str, ply: int,
+def settle_from_seed(game: Rules[S, T], state: S, seed: str, ply: int,
                      ) -> tuple[S, list[tuple[ChanceEvent, tuple[str, ...]]]]:
     """``settle`` as the server does it: each outcome of the chance events
     that follow turn ``ply`` (0: before the first) decided from ``seed`` by
@@ -386,7 +386,7 @@ def standings(keys: Sequence[Any], first: Sequence[int] = ()) -> list[tuple[int,
     return groups
 
 
-def winners_without(game: Game[S, T], state: S, out: Collection[int]) -> tuple[int, ...] | None:
+def winners_without(game: Rules[S, T], state: S, out: Collection[int]) -> tuple[int, ...] | None:
     """Who won a game some of whose players were put out (on time): the one
     player left when only one is not out, even if the game was not over;
     else, once the game is over, the best group of its ``ranking`` that

@@ -1,6 +1,6 @@
 """The text side of the one game interface: turns, positions and diagrams.
 
-Every game supplies a ``Notation`` subclass next to its ``engine.base.Game``.
+Every game supplies a ``Notation`` subclass next to its ``engine.base.Rules``.
 Parsing is forgiving (case, spacing); formatting is canonical.  Parsers raise
 only the error types of ``engine.errors``.
 
@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence, TypeVar
 
-from engine.base import MAX_PLAYERS, Game
+from engine.base import MAX_PLAYERS, Rules
 from notation.zones_text import zones_text
 
 if TYPE_CHECKING:
@@ -278,7 +278,7 @@ class SeatSetting:
 class Notation(ABC, Generic[S, T]):
     """Text in and out for one game."""
 
-    game: Game[S, T]
+    game: Rules[S, T]
     #: examples shown in help texts and error messages
     turn_examples: tuple[str, ...] = ()
     #: the settings a player may change outside their turn (none by default)
@@ -369,7 +369,7 @@ class Notation(ABC, Generic[S, T]):
         followed it (each a tuple of values, as the record holds them):
         lines of text for the mail after the turn and the game page.  The
         default, "", means the game has no report.  The server shows the
-        report to every player (through ``pbem.services.views``), so it
+        report to every player (through ``pbem.services.visibility``), so it
         must name only what all players may see."""
         return ""
 
@@ -412,7 +412,7 @@ class GameKind:
     """A game as the rest of the project sees it: rules plus notation."""
 
     name: str
-    rules: Game[Any, Any]
+    rules: Rules[Any, Any]
     notation: Notation[Any, Any]
     summary: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)

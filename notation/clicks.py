@@ -5,7 +5,7 @@ A turn is clicked as a sequence of *clicks*.  A click is a short string:
 - a square of the diagram's grid, named as ``Diagram.square_name`` names it
   ("a1", "c3"): the player clicks that square of the board;
 - a *region* of a zone, named by its item's label as the diagram draws it
-  (a stack "#3", see ``pbem.diagram_regions``): the player clicks that item;
+  (a stack "#3", see ``notation.drawing.regions``): the player clicks that item;
 - any other word ("G", "P:", "+", "0000"): offered as a button beside the
   board, labelled with the word itself.
 

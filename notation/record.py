@@ -29,7 +29,8 @@ from engine import chance
 from engine.base import winners_without
 from engine.errors import PbemError, RecordError
 from engine.i18n import _
-from notation import ataxx_pgn, registry
+from notation import registry
+from notation.ataxx import pgn as ataxx_pgn
 from notation.base import GameKind
 from notation.quote import quote
 from notation.replay import (  # noqa: F401
@@ -530,7 +531,7 @@ def read_json(text: str) -> Record:
 
 def read(text: str) -> Record:
     """Read a record in any form: JSON if it starts with ``{``, an Ataxx PGN
-    as the public Ataxx tools write it (``notation.ataxx_pgn``), else text."""
+    as the public Ataxx tools write it (``notation.ataxx.pgn``), else text."""
     if isinstance(text, str) and text.lstrip().startswith("{"):
         return read_json(text)
     if ataxx_pgn.looks_like(text):

@@ -2,7 +2,7 @@
 playing its turns from its start through the game's rules (``replay``).
 
 Shared by the record formats (``notation.record``, the pbem text and JSON
-forms, and ``notation.ataxx_pgn``), which import it; it imports neither.
+forms, and ``notation.ataxx.pgn``), which import it; it imports neither.
 """
 
 from __future__ import annotations

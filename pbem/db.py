@@ -17,7 +17,7 @@ from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
 from pbem import late_begin
-from pbem import tables  # noqa: F401  (every table joins the metadata)
+from pbem.models import tables  # noqa: F401  (every table joins the metadata)
 
 MIGRATIONS = str(Path(__file__).parent / "migrations")
 

@@ -1,7 +1,7 @@
 """Make the Taiga tile table of ``docs/games/taiga.md`` and a picture of
 every tile (``docs/games/taiga-tiles/<code>.png``) from the tile data
 (``engine/taiga/tiles.txt``), drawn by the project's own renderer
-(``pbem.diagram_zones``: the operations the map's PNG is drawn with).
+(``notation.drawing.zones``: the operations the map's PNG is drawn with).
 
     .venv/bin/python scripts/taiga_tiles.py           # write them
     .venv/bin/python scripts/taiga_tiles.py --check   # exit 1 if they are stale
@@ -21,8 +21,10 @@ sys.path.insert(0, str(ROOT))
 
 from engine.taiga.tiles import DIRECTIONS, KINDS, turned  # noqa: E402
 from notation.base import Tile, Zone  # noqa: E402
-from notation.taiga_pictures import corner_colour, tile_shapes  # noqa: E402
-from pbem import diagram_zones, diagrams, png_encode  # noqa: E402
+from notation.taiga.pictures import corner_colour, tile_shapes  # noqa: E402
+from notation.drawing import zones as diagram_zones  # noqa: E402
+from notation.drawing import render as diagrams
+from notation.drawing import png as png_encode
 
 DOC = ROOT / "docs" / "games" / "taiga.md"
 PICTURES = ROOT / "docs" / "games" / "taiga-tiles"

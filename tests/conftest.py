@@ -20,7 +20,7 @@ from sqlalchemy import text
 from sqlmodel import SQLModel
 
 from pbem import create_app
-from pbem import tables  # noqa: F401  (every table joins SQLModel.metadata)
+from pbem.models import tables  # noqa: F401  (every table joins SQLModel.metadata)
 from pbem.db import make_engine, migrate
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL")

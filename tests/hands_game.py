@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from engine.base import ChanceEvent, Game, Result
+from engine.base import ChanceEvent, Rules, Result
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError
 from notation import registry
 from notation.base import Card, Diagram, GameKind, Notation, Zone
@@ -53,7 +53,7 @@ def _sorted(cards: Any) -> tuple[str, ...]:
     return tuple(sorted(cards, key=lambda c: (c == HIDDEN, VALUE.get(c, 0))))
 
 
-class HandsGame(Game[HandsState, str]):
+class HandsGame(Rules[HandsState, str]):
     name = "hands"
     title = "Hands"
     min_players = 2

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.base import Game, Result
+from engine.base import Rules, Result
 from engine.errors import GameOverError, MalformedTurnError, PositionError
 from notation import registry
 from notation.base import Diagram, GameKind, Notation, Piece
@@ -27,7 +27,7 @@ class TallyState:
     plays: tuple[str, ...]  # per player: "m" marked, "p" passed, "-" not yet
 
 
-class TallyGame(Game[TallyState, str]):
+class TallyGame(Rules[TallyState, str]):
     name = "tally"
     title = "Tally"
     min_players = 2

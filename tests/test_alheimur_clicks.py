@@ -1,4 +1,4 @@
-"""Alheimur played by clicking (``notation/alheimur_clicks.py``): its answers
+"""Alheimur played by clicking (``notation/alheimur/clicks.py``): its answers
 are those of the generic scan over every legal turn (``notation.clicks``)
 wherever that scan sees every turn, and stay whole where there are far too
 many turns to scan."""
@@ -10,7 +10,7 @@ from functools import cache
 from itertools import islice
 
 from alheimur_selfplay import GAME, play_game, random_turn
-from notation import alheimur_clicks
+from notation.alheimur import clicks as alheimur_clicks
 from notation.alheimur import AlheimurNotation
 from notation.clicks import SCAN_LIMIT, click_options as generic
 

@@ -15,7 +15,7 @@ from engine.base import settle_from_seed
 from engine.errors import IllegalTurnError, MalformedTurnError
 from notation import record as records
 from notation.alheimur import NOTATION
-from notation.alheimur_turns import read_place
+from notation.alheimur.turns import read_place
 
 HOME = "a4=1:1 b4=1:2 c4=1:1 a3=1:1 b3=1:3"
 HALVES = ("AAEE", "AEAE", "FFFF", "WWTT")
@@ -30,7 +30,7 @@ def state():
 def test_every_kind_of_item_reads_and_writes_back():
     text = ("1d1+1 1c4-d4 1a3^T 1b4^M2 1T3+1>d3 3d4^M2 1F2=T 3T3+2!d1 1F2>S SF1>2; "
             "battles 2; fire 2 t; standing hold")
-    from notation.alheimur_turns import play_text, read_play
+    from notation.alheimur.turns import play_text, read_play
     turn = read_play(state(), text)
     assert turn.expansion == (Expand("1", "d1", 1),)
     assert turn.moves == (Migrate("1", "c4", "d4"), Launch("1", "a3", "T"), Launch("1", "b4", "M", 2),

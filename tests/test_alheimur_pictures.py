@@ -10,8 +10,8 @@ from PIL import Image
 from alheimur_helpers import position, world
 from engine.alheimur.worlds import geometry
 from notation.alheimur import NOTATION
-from pbem import diagrams
-from pbem.diagram_zones import WALL_INK
+from notation.drawing import render as diagrams
+from notation.drawing.zones import WALL_INK
 
 #: a world of whole and half cards: territories of two and four tiles
 HALVES = ("AAEE", "AEAE", "FFFF", "WWTT")

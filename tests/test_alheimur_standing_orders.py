@@ -242,7 +242,7 @@ def test_a_change_made_while_a_turn_is_played_waits_for_the_next_turn(offered, a
     before the turn was stored: the turn carries ``hold`` and clears
     nothing, so ``fire 1 t`` is folded into the next turn."""
     from pbem.db import get_session
-    from pbem.play import load_seated
+    from pbem.services.stored import load_seated
     from pbem.services import seat_settings
     from pbem.services.accounts import player_for_email
     from pbem.services.turns import submit_turn
@@ -284,10 +284,11 @@ def test_a_game_played_from_its_deal_replays_from_its_record_with_an_order_set_o
     import random
 
     from alheimur_selfplay import random_turn, sensible_colonists
-    from pbem import records as stored_records
+    from pbem.services import records as stored_records
     from notation import record as record_format
     from pbem.db import get_session
-    from pbem.services import seat_settings, views
+    from pbem.services import seat_settings
+    from pbem.services import visibility as views
     from pbem.services.accounts import player_for_email
     from pbem.services.turns import submit_turn
 

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, fields
 
-from pbem import present
+from pbem.services import present
 from pbem.api import schemas
 from pbem.api.fast_dump import dumper
-from pbem.play import load_seated
+from pbem.services.stored import load_seated
 from pbem.services.turns import submit_turn
 from notation import registry
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine.errors import PbemError
 from notation import registry
 from notation import record as records
-from notation.ataxx_pgn import read_pgn
+from notation.ataxx.pgn import read_pgn
 from pbem.cli import main
 
 UNICODE_DIGITS = "²³¹٣۴߂०১੩௫൬๗໘༣၄႒០᠒᥈᧑᪂᭒᮳᱂꘠꣐꤁꧐꩐꯰０"

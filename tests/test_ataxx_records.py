@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.errors import PbemError, RecordError
 from notation import record as records
-from notation.ataxx_pgn import looks_like, read_pgn, write_pgn
+from notation.ataxx.pgn import looks_like, read_pgn, write_pgn
 from pbem.cli import main
 
 START = "x5o/7/7/7/7/7/o5x x 0 1"

@@ -233,8 +233,8 @@ def test_the_ranking_is_winner_then_loser_or_one_group_on_a_draw():
 
 
 def test_the_default_ranking_follows_the_result():
-    from engine.base import Game
+    from engine.base import Rules
 
     state = pos("xo----o/-------/-------/-------/-------/-------/-----1- x 0 9")
-    assert Game.ranking(GAME, state) == [(1,), (0,)]
-    assert Game.ranking(GAME, pos(START)) == []
+    assert Rules.ranking(GAME, state) == [(1,), (0,)]
+    assert Rules.ranking(GAME, pos(START)) == []

@@ -16,7 +16,7 @@ from engine.bots import random_turn
 from notation import registry
 from pbem import scheduler
 from pbem.models import FINISHED, Game, OutboxMessage, Player, Seat, Turn
-from pbem.play import kind_of, state_of
+from pbem.services.stored import kind_of, state_of
 from pbem.services.bots import BOT_DOMAIN
 from test_email_commands import ROBOT, client_reply, fresh_mail, plain_text, robot  # noqa: F401
 

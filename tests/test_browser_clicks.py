@@ -141,7 +141,7 @@ def board_clicks(notation, state, clicks: tuple[str, ...], made: tuple[int, ...]
     """Which of the clicks the player makes (indexes in ``made``) name a
     clickable area of the board picture (a square, a stack, a tile, a
     territory): those are made on the picture, the others on buttons."""
-    from pbem import diagram_regions
+    from notation.drawing import regions as diagram_regions
 
     drawn = diagram_regions.regions(notation.diagram(state))["regions"]
     return tuple(index for index in made if clicks[index] in drawn)
@@ -259,7 +259,7 @@ class Server:
         """(ply, seat to move or None, status) of the game now."""
         from pbem.db import get_session
         from pbem.models import Game
-        from pbem.services import views
+        from pbem.services import visibility as views
 
         with self.app.app_context():
             session = get_session()

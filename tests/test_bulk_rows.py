@@ -1,4 +1,4 @@
-"""Many rows written in one statement (``pbem.bulk``: arrays on PostgreSQL,
+"""Many rows written in one statement (``pbem.services.bulk``: arrays on PostgreSQL,
 the driver's executemany on SQLite) come back exactly as written: text of
 every awkward kind, NULLs, moments; and the sweep's bulk claim changes only
 the games still as read."""
@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 
-from pbem import bulk
+from pbem.services import bulk
 from pbem.models import ACTIVE, Game, OutboxMessage
 from pbem.services import gamestate, outbox
 

@@ -20,9 +20,9 @@ from engine.errors import RecordError
 from hands_game import ANIMALS, register_hands
 from notation import record as records
 from pbem import db, models
-from pbem import records as stored_records
+from pbem.services import records as stored_records
 from pbem.models import Game, Turn
-from pbem.play import state_of
+from pbem.services.stored import state_of
 from pbem.services import games, sweep, turns
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)

@@ -12,7 +12,7 @@ from alheimur_helpers import WHOLE, position, world
 from engine.base import settle_from_seed
 from notation import registry
 from notation.clicks import lazy_turns
-from pbem import diagram_regions
+from notation.drawing import regions as diagram_regions
 
 SEED = "5eed" * 16
 

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from conftest import TABLES
 from pbem.db import make_engine
 from pbem.models import Player
-from pbem.models_mail import ImapState, InboxMessage, MailReplyLog
+from pbem.models.mail import ImapState, InboxMessage, MailReplyLog
 
 
 def _tables(engine, schema=None) -> set[str]:

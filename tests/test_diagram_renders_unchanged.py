@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from notation import registry
-from pbem import diagrams
+from notation.drawing import render as diagrams
 
 FIXTURE = Path(__file__).parent / "fixtures" / "diagram_renders.json"
 GRID_GAMES = ("logger", "attactics", "ataxx")

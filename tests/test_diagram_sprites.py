@@ -1,4 +1,4 @@
-"""PNG boards drawn from cached boards and sprites (``pbem.diagram_sprites``)
+"""PNG boards drawn from cached boards and sprites (``notation.drawing.sprites``)
 have exactly the pixels of boards drawn shape by shape: every piece kind on
 every square of every board size, every zone kind, Martian Greenhouse along
 a game, and pieces that spill out of their square.  A board already drawn
@@ -19,7 +19,10 @@ from PIL import Image
 from engine.base import settle_from_seed
 from notation import registry
 from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone
-from pbem import diagram_sprites, diagram_zones, diagrams, png_encode
+from notation.drawing import sprites as diagram_sprites
+from notation.drawing import zones as diagram_zones
+from notation.drawing import render as diagrams
+from notation.drawing import png as png_encode
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_diagram_zones import FLOWERS  # noqa: E402

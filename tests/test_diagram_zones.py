@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone, render_text
-from pbem import diagram_zones, diagrams
+from notation.drawing import zones as diagram_zones
+from notation.drawing import render as diagrams
 
 SVG = "{http://www.w3.org/2000/svg}"
 PURPLE, RED, WHITE, TEAL = "#6a1b9a", "#c62828", "#fafafa", "#00acc1"
@@ -131,7 +132,7 @@ def test_a_tile_that_names_its_click_is_clicked_by_it_on_each_of_its_tiles():
     """A tile's clickable area is named by its ``click`` (several tiles of
     one click, a territory, are each clickable as it); the picture is the
     same pixels with or without clicks."""
-    from pbem import diagram_regions
+    from notation.drawing import regions as diagram_regions
 
     plain = (Tile((0, 0), "a4", "#90caf9"), Tile((1, 0), "W", "#90caf9"), Tile((0, -1), "b3", "#a5d6a7"))
     named = tuple(Tile(t.at, t.label, t.colour, click=c) for t, c in zip(plain, ("1a4", "1a4", "1b3")))

@@ -21,7 +21,7 @@ from engine.errors import RecordError
 from notation import record as records
 from notation import registry
 from notation.base import PLAYER_COLOURS
-from pbem import diagrams
+from notation.drawing import render as diagrams
 from tally_game import KIND, register_tally
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -21,7 +21,7 @@ from mail.tokens import make_reply_address
 from pbem.mailrobot import jobs
 from pbem.mailrobot.inbox import store_in
 from pbem.models import Game, OutboxMessage, Turn
-from pbem.models_mail import InboxMessage
+from pbem.models.mail import InboxMessage
 
 DOMAIN = "pbem.test"
 ROBOT = f"play@{DOMAIN}"

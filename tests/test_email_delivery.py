@@ -19,7 +19,7 @@ from mail.send import EmlFolderSink
 from pbem.cli import main
 from pbem.mailrobot import jobs, robot
 from pbem.models import Game, OutboxMessage
-from pbem.models_mail import ImapState, InboxMessage
+from pbem.models.mail import ImapState, InboxMessage
 from test_email_commands import DOMAIN, client_reply, fresh_mail, mail_app, parse, plain_text
 from test_email_game import start_game
 from test_mail_transport import SinkHandler, free_port, imap_server  # noqa: F401 - a fixture

@@ -20,7 +20,7 @@ from sqlmodel import Session, select
 from notation.registry import get
 from pbem.mailrobot import jobs, listener
 from pbem.models import OutboxMessage, Turn
-from pbem.models_mail import InboxMessage
+from pbem.models.mail import InboxMessage
 from test_email_commands import client_reply, game_row, mail_app, parse, plain_text, turns
 from test_mail_transport import SinkHandler, free_port
 

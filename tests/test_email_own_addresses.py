@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from test_email_commands import DOMAIN, duel, fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401
-from pbem.models_mail import InboxMessage
+from pbem.models.mail import InboxMessage
 
 
 def _inbox(app) -> list[InboxMessage]:

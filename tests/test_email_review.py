@@ -17,8 +17,8 @@ from pbem.cli import main
 from pbem.mailrobot import jobs, outgoing
 from pbem.mailrobot.settings import mail_settings
 from pbem.models import Game, OutboxMessage
-from pbem.models_mail import InboxMessage
-from pbem.play import kind_of, state_of
+from pbem.models.mail import InboxMessage
+from pbem.services.stored import kind_of, state_of
 from test_email_commands import (  # noqa: F401 - fixtures
     ROBOT,
     client_reply,

@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from mail.send import wait_for_port
 from pbem.models import OutboxMessage
-from pbem.models_mail import InboxMessage
+from pbem.models.mail import InboxMessage
 from private_postfix import PrivatePostfix, unavailable
 from test_email_commands import DOMAIN, ROBOT, client_reply, fresh_mail, game_row, mail_app, parse, plain_text, turns
 from test_email_game import quick_turn

@@ -16,7 +16,7 @@
   diagram or record before the end;
 - a chance game's record replays without the seed, verifies against the
   revealed seed, and a wrong seed is detected; a game without chance
-  ignores the seed; chance during play (a draw, a roll: ``Game.chance``) is
+  ignores the seed; chance during play (a draw, a roll: ``Rules.chance``) is
   settled from the seed after every turn, and a player's view of the record
   hides the outcomes they did not see.
 
@@ -24,7 +24,7 @@ Besides the registry's games, the suite holds the test-only games to the
 contract (``TEST_GAMES``): Hands has hidden hands and draws during play,
 which no hosted game has yet.
 
-Game-specific rules (rulings, perft, comparisons with other programs, a
+Rules-specific rules (rulings, perft, comparisons with other programs, a
 game's own invariants) stay in the per-game test files.
 """
 
@@ -46,7 +46,7 @@ from hypothesis import strategies as st
 
 import hands_game
 import tally_game
-from engine.base import Game, settle_from_seed
+from engine.base import Rules, settle_from_seed
 from engine.errors import IllegalTurnError, PbemError, PositionError, RecordError, TurnError
 from notation import record as records
 from notation import registry
@@ -90,20 +90,20 @@ def kind_of(name: str) -> GameKind:
     return TEST_GAMES[name] if name in TEST_GAMES else registry.get_any(name)
 
 
-def settled(rules: Game, state: Any, seed: str, ply: int) -> tuple[Any, list[records.Outcome]]:
+def settled(rules: Rules, state: Any, seed: str, ply: int) -> tuple[Any, list[records.Outcome]]:
     """``state`` after the chance events that follow turn ``ply``, decided
     from ``seed`` as the server decides them; and their outcomes."""
     state, happened = settle_from_seed(rules, state, seed, ply)
     return state, [records.Outcome(event.purpose, values) for event, values in happened]
 
 
-def dealt(rules: Game, players: int, options: dict[str, str], seed: str) -> Any:
+def dealt(rules: Rules, players: int, options: dict[str, str], seed: str) -> Any:
     """The position before the first turn: dealt from the seed, then the
     chance events before the first turn settled."""
     return settled(rules, rules.seeded_state(players, options, seed), seed, 0)[0]
 
 
-def some_turns(rules: Game, state: Any, limit: int = TURNS_LOOKED_AT) -> list[Any]:
+def some_turns(rules: Rules, state: Any, limit: int = TURNS_LOOKED_AT) -> list[Any]:
     """Legal turns of ``state``: all of them, or the first ``limit`` of a
     game whose list can be huge (it offers a lazy ``iter_turns``)."""
     lazy = getattr(rules, "iter_turns", None)
@@ -130,7 +130,7 @@ class Played:
         return self.states[-1]
 
 
-def setups(rules: Game) -> list[tuple[int, dict[str, str]]]:
+def setups(rules: Rules) -> list[tuple[int, dict[str, str]]]:
     """Every player count (up to ``MOST_PLAYERS``) with the default options,
     then every other valid value of each option with the fewest players."""
     found = [(n, {}) for n in range(rules.min_players, min(rules.max_players, MOST_PLAYERS) + 1)]
@@ -146,7 +146,7 @@ def setups(rules: Game) -> list[tuple[int, dict[str, str]]]:
     return found
 
 
-def check_consistent(rules: Game, state: Any, players: int) -> None:
+def check_consistent(rules: Rules, state: Any, players: int) -> None:
     """``to_move``, ``is_over``, ``result``, ``ranking`` and ``scores`` agree."""
     assert rules.players(state) == players
     mover, outcome, ranking, scores = rules.to_move(state), rules.result(state), rules.ranking(state), rules.scores(state)
@@ -217,8 +217,8 @@ def positions(name: str) -> tuple[tuple[Any, dict[str, str]], ...]:
 def test_the_contract_covers_every_game_offered_or_not():
     assert set(registry.names()) <= set(GAMES) and "greenhouse" in GAMES  # offered or not
     assert all(registry.get_any(name).name == name for name in GAMES)
-    assert any(kind_of(name).rules.chance is not Game.chance for name in GAMES)  # chance during play
-    assert any(type(kind_of(name).rules).view is not Game.view for name in GAMES)  # hidden information
+    assert any(kind_of(name).rules.chance is not Rules.chance for name in GAMES)  # chance during play
+    assert any(type(kind_of(name).rules).view is not Rules.view for name in GAMES)  # hidden information
 
 
 # -- parsers on any text ---------------------------------------------------------
@@ -474,7 +474,7 @@ def test_views_leak_nothing(name):
                 assert rules.view(view, player) == view  # a view hides nothing more when viewed again
                 assert rules.view(view, None) == seen[-1]  # a spectator sees no more than any player
                 assert rules.to_move(view) == rules.to_move(state) and rules.players(view) == game.players
-                if type(rules).view is Game.view:
+                if type(rules).view is Rules.view:
                     assert view == state  # no hidden information: everyone sees everything
                 else:  # what a player sees can be written down and read back
                     assert notation.parse_position(notation.format_position(view), game.options) == view
@@ -550,7 +550,7 @@ def test_every_legal_turn_can_be_played_by_clicking(name):
     offered when its turn needs it, the last one completes the turn among
     few enough choices, no offered click leads nowhere, and every click
     that names a square of the board is a square the board draws."""
-    from pbem import diagram_regions
+    from notation.drawing import regions as diagram_regions
 
     kind = kind_of(name)
     rules, notation = kind.rules, kind.notation
@@ -559,7 +559,7 @@ def test_every_legal_turn_can_be_played_by_clicking(name):
     # a game listing its turns lazily has many: one other click a step.  If the generic scan of
     # those turns answers its clicks, each answer may take long: only a few of its positions and
     # turns, so that the test's time does not depend on the hash seed.  A game answering its clicks
-    # itself, down the clicks made (Alheimur's notation/alheimur_clicks.py), is walked everywhere.
+    # itself, down the clicks made (Alheimur's notation/alheimur/clicks.py), is walked everywhere.
     listed_lazily = getattr(rules, "iter_turns", None) is not None
     lazy = listed_lazily and type(notation).click_options is Notation.click_options
     others = 1 if listed_lazily else 3

@@ -149,7 +149,7 @@ def test_random_self_play_keeps_pyramids_numbers_and_siblings(game):
 
 
 def test_the_picture_diagram_renders_with_the_servers_renderers():
-    from pbem.diagrams import render_png, render_svg
+    from notation.drawing.render import render_png, render_svg
 
     diagram = NOTATION.diagram(example_start())
     svg = render_svg(diagram)

@@ -24,7 +24,7 @@ from notation.registry import get
 from pbem import models, scheduler
 from pbem.config import ConfigError
 from pbem.models import Game, OutboxMessage
-from pbem.models_puzzles import Puzzle
+from pbem.models.puzzles import Puzzle
 from pbem.services import games, puzzles
 from test_email_commands import ROBOT, fresh_mail, plain_text, robot  # noqa: F401 - fixture
 from test_greenhouse_server import bearer, solution

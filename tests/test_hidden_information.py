@@ -18,12 +18,12 @@ from sqlmodel import Session
 
 from hands_game import ANIMALS, register_hands
 from mail.send import EmlFolderSink
-from pbem import diagrams
+from notation.drawing import render as diagrams
 from pbem.db import get_session
 from pbem.mailrobot import jobs
 from pbem.mailrobot.inbox import store_in
 from pbem.models import Game
-from pbem.play import kind_of, state_of
+from pbem.services.stored import kind_of, state_of
 from pbem.services import digest, games
 from pbem.services.accounts import create_api_token, player_for_email
 from test_email_commands import client_reply, mail_app, plain_text
@@ -210,7 +210,7 @@ def check_mail(table: Table) -> None:
 def strangers_see_nothing(table: Table) -> None:
     """Nobody unseated gets the game's pages; the chokepoint's spectator view
     (seat None) shows the played cards only."""
-    from pbem.services import views
+    from pbem.services import visibility as views
 
     gid = table.game_id
     with table.app.app_context():

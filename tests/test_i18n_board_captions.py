@@ -12,7 +12,7 @@ import pytest
 
 from engine.i18n import language
 from notation import registry
-from pbem import diagrams
+from notation.drawing import render as diagrams
 
 SEED = "0" * 63 + "1"
 

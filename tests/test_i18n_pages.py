@@ -25,7 +25,7 @@ KNOWN_ENGLISH = ("My games", "Sign out", "Sign in", "New game", "Your turn", "Le
                  "Final standings", "How to play", "The games", "Time control", "Status:", "Moves", "Settings",
                  "Back to my games", "API tokens", "Open seats", "Take a seat", "Vacation", "Calendar",
                  "The requested URL was not found",
-                 # words the server stores or draws in English and shows translated (pbem/stored_words.py)
+                 # words the server stores or draws in English and shows translated (pbem/services/stored_words.py)
                  "game over", "gave up after", "most points", "more pieces", "resigned", "the botanist", "protested tree")
 _TAG = re.compile(r"<[^>]+>")
 _FIELD = re.compile(r"%\([a-z_]+\)[sdr]|\{[a-z_]+\}|<[^>]+>")
@@ -153,7 +153,8 @@ def _every_game_at_start_middle_and_end(app) -> list[tuple[str, int, int]]:
     from notation import registry
     from pbem.db import get_session
     from pbem.models import Game
-    from pbem.services import games, turns, views
+    from pbem.services import games, turns
+    from pbem.services import visibility as views
     from pbem.services.accounts import player_for_email
 
     made = []

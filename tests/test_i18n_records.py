@@ -59,7 +59,7 @@ def test_the_command_line_prints_record_errors_in_the_language_asked(tmp_path):
 
 
 def test_an_ataxx_pgn_with_a_bad_result_is_refused_in_french():
-    from notation import ataxx_pgn
+    from notation.ataxx import pgn as ataxx_pgn
 
     with language("fr"):
         with pytest.raises(RecordError) as refused:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.stored_words import shown, shown_lines
+from pbem.services.stored_words import shown, shown_lines
 
 
 @pytest.mark.parametrize("english, french", [

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 
 from mail.receive import start_listener
 from pbem.mailrobot.inbox import store_in
-from pbem.models_mail import NEW, InboxMessage
+from pbem.models.mail import NEW, InboxMessage
 from test_mail_transport import free_port
 from statement_counts import counting
 

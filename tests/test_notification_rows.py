@@ -9,7 +9,7 @@ from sqlmodel import Session
 
 from pbem.mailrobot import jobs
 from pbem.models import Game, OutboxMessage
-from pbem.play import kind_of, state_of
+from pbem.services.stored import kind_of, state_of
 from test_email_commands import duel, outbox_rows, plain_text, robot  # noqa: F401 - fixtures
 
 

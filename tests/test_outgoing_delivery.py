@@ -24,7 +24,7 @@ from pbem.cli import main
 from pbem.mailrobot import jobs, outgoing
 from pbem.mailrobot.settings import smtp_config
 from pbem.models import OutboxMessage, utcnow
-from pbem.models_mail import InboxMessage
+from pbem.models.mail import InboxMessage
 from test_email_commands import DOMAIN, fresh_mail, mail_app, parse
 from test_mail_transport import SinkHandler, free_port
 

@@ -13,8 +13,9 @@ from sqlmodel import select
 from hands_game import register_hands
 from notation import record as records
 from pbem.models import Game, Seat
-from pbem.play import state_of
-from pbem.services import turns, views
+from pbem.services.stored import state_of
+from pbem.services import turns
+from pbem.services import visibility as views
 
 import pytest
 
@@ -82,7 +83,7 @@ def test_the_board_before_the_first_turn_is_the_dealt_one_not_one_waiting_for_th
     from test_web_pages import sign_in
 
     from pbem.db import get_session
-    from pbem.play import start_state
+    from pbem.services.stored import start_state
 
     alice = app.test_client()
     sign_in(alice, app, "alice@example.org")

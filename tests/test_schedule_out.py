@@ -14,10 +14,11 @@ from sqlmodel import Session, select
 
 from notation import record as records_format
 from notation import registry
-from pbem import db, models, records
+from pbem import db, models
+from pbem.services import records
 from pbem.models import Game, OutboxMessage, Seat, Turn
-from pbem.models_clock import Timeout
-from pbem.play import kind_of, state_of
+from pbem.models.clock import Timeout
+from pbem.services.stored import kind_of, state_of
 from pbem.services import deadlines, turns
 from pbem.services.errors import GameMovedOn
 

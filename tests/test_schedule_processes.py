@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from pbem import create_app, models
 from pbem.models import OutboxMessage
-from pbem.models_clock import ReminderSent
+from pbem.models.clock import ReminderSent
 from pbem.services import games
 from pbem.services.accounts import player_for_email
 

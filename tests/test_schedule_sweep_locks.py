@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 from notation import registry
 from pbem import create_app, db
 from pbem.models import Game, Player, Seat, Turn
-from pbem.models_clock import ReminderSent
+from pbem.models.clock import ReminderSent
 from pbem.services import deadlines, turns
 
 GAMES = 1000  # the sweep takes a chunk of 50 or 100 games at a time (sweep.CHUNK, CHUNKS): many chunks

@@ -22,11 +22,12 @@ from flask import current_app
 from sqlmodel import select
 
 from notation import record as records_format
-from pbem import db, models, records
+from pbem import db, models
+from pbem.services import records
 from pbem.models import Game, OutboxMessage, Turn
 from pbem.mailrobot import jobs
-from pbem.models_clock import Timeout
-from pbem.play import kind_of
+from pbem.models.clock import Timeout
+from pbem.services.stored import kind_of
 from pbem.services import deadlines, digest, games, turns, vacations
 from pbem.services.errors import BadInput, Conflict
 
@@ -255,7 +256,7 @@ def test_forfeit_policy_passes_the_turn_and_the_record_still_checks(app, session
 
 
 def _any_legal(session, game, player):
-    from pbem import present
+    from pbem.services import present
 
     return present.detail(session, fresh(session, game), player)["legal_turns"][0]
 

@@ -11,7 +11,7 @@ from PIL import Image
 
 from notation import registry
 from notation.base import Diagram, Piece
-from pbem import diagrams
+from notation.drawing import render as diagrams
 
 ALL_KINDS = Diagram(
     4,

@@ -13,7 +13,7 @@ from conftest import make_test_app
 from notation import registry
 from pbem.db import get_session
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, OutboxMessage, Seat
-from pbem.play import seats_of
+from pbem.services.stored import seats_of
 from pbem.services import accounts, errors, games
 from pbem.services.turns import submit_turn
 

@@ -5,7 +5,7 @@ the players (Ataxx calls them x and o)."""
 import pytest
 
 from notation import record as records_format
-from pbem import records
+from pbem.services import records
 from pbem.services import games
 
 

@@ -12,8 +12,8 @@ from html import unescape
 import pytest
 from sqlmodel import select
 
-from pbem import glicko2
-from pbem.glicko2 import Rating, update
+from pbem.services import glicko2
+from pbem.services.glicko2 import Rating, update
 from pbem.models import Game
 from pbem.services import games, ratings, turns
 from tally_game import register_tally

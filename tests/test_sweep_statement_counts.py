@@ -15,7 +15,7 @@ from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
 from pbem.models import Game, OutboxMessage, Player, Seat
-from pbem.models_clock import ReminderSent
+from pbem.models.clock import ReminderSent
 from pbem.services import sweep as sweeping
 from pbem.services import sweep_reminders
 from test_schedule_sweep_locks import make_due_games

@@ -17,8 +17,8 @@ from engine.taiga.state import Choose, Discard, Place
 from notation import record as records
 from notation import registry
 from notation.taiga import EXAMPLE, NOTATION, read_position
-from notation.taiga_pictures import HARDWOOD, SOFTWOOD
-from pbem import diagrams
+from notation.taiga.pictures import HARDWOOD, SOFTWOOD
+from notation.drawing import render as diagrams
 from taiga_helpers import GAME, laid, play
 
 

@@ -21,7 +21,7 @@ from pbem.db import get_session
 from pbem.mailrobot import jobs
 from pbem.mailrobot.inbox import store_in
 from pbem.models import Game
-from pbem.play import state_of
+from pbem.services.stored import state_of
 from pbem.services import games
 from pbem.services.accounts import player_for_email
 from test_email_commands import client_reply, mail_app, plain_text

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from engine.taiga.tiles import KINDS, TileDataError, read_tiles, turned, turns_of
-from notation.taiga_pictures import CAMP, HARDWOOD, ROAD, SOFTWOOD, SPECIES_COLOURS
+from notation.taiga.pictures import CAMP, HARDWOOD, ROAD, SOFTWOOD, SPECIES_COLOURS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import taiga_tiles  # noqa: E402

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 
 from pbem.db import get_session
 from pbem.models import ApiToken, Game, OutboxMessage, Turn
-from pbem.models_auth import WebSession
+from pbem.models.auth import WebSession
 from pbem.services import gamestate, web_sessions
 from pbem.services.accounts import create_api_token, revoke_api_token
 

@@ -1,5 +1,5 @@
 """Hidden information has one chokepoint: no module but
-``pbem.services.views`` formats a stored position, draws a diagram, lists
+``pbem.services.visibility`` formats a stored position, draws a diagram, lists
 legal turns or writes a record for output (checked by reading the source
 with ``ast``), and the modules that talk to people never read a stored
 position or the full state."""
@@ -85,7 +85,7 @@ def test_only_the_chokepoint_shows_positions():
         if "migrations" in path.parts or path == CHOKEPOINT:
             continue
         bad += [f"{path.relative_to(ROOT)}:{line}" for line in offences(path.read_text(), path)]
-    assert bad == [], ("only pbem/services/views.py may show a position (the viewer's view of it):\n"
+    assert bad == [], ("only pbem/services/visibility.py may show a position (the viewer's view of it):\n"
                        + "\n".join(bad))
 
 

@@ -122,7 +122,7 @@ def test_without_base_url_links_use_the_default_not_the_request(app):
 def test_pbem_serve_sets_base_url_to_its_own_address(monkeypatch):
     import flask
 
-    from pbem import cli_serve
+    from pbem.cli import serve as cli_serve
 
     seen = {}
     monkeypatch.setattr(flask.Flask, "run", lambda self, **kw: seen.update(base=self.config["BASE_URL"], **kw))

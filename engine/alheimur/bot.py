@@ -14,7 +14,7 @@ orbit cards.  Nothing is read from the hidden state (the hook is given
 the view only); the fire orders are left as the view shows them.
 
 ``evaluate`` judges a cut-off playout.  Alheimur keeps no running score
-(``Game.scores`` is empty), so with the defaults every cut-off playout
+(``Rules.scores`` is empty), so with the defaults every cut-off playout
 was worth an even share to everyone: only the playouts that reached the
 end within 16 turns said anything, and a beginner's 40 playouts over a
 few hundred turns (one random playout each) lost 3 games of 20 to random
@@ -47,7 +47,7 @@ from engine.alheimur.pieces import AlheimurState, Civilize, Expand, Turn
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import check_world, expand, survive
 from engine.alheimur.turns import STEPS, expansion_options, moved, step_moves
-from engine.base import Game
+from engine.base import Rules
 from engine.bots import mcts, paired
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
@@ -71,7 +71,7 @@ def unseen(view: AlheimurState) -> list[str]:
     return unseen_of(DECK, shown)
 
 
-def determinize(game: Game, view: AlheimurState, seat: int, rng: random.Random) -> AlheimurState:
+def determinize(game: Rules, view: AlheimurState, seat: int, rng: random.Random) -> AlheimurState:
     """A full position that ``view`` could be a view of: the hidden cards
     of the piles and the hidden orbit cards dealt from the unseen cards.
     A view with nothing hidden, or one whose hidden places outnumber the
@@ -122,7 +122,7 @@ def worth(state: AlheimurState) -> list[float]:
     return values
 
 
-def evaluate(game: Game, state: AlheimurState) -> tuple[float, ...]:
+def evaluate(game: Rules, state: AlheimurState) -> tuple[float, ...]:
     """A cut-off playout's worth to each player, 0 to 1: their ``worth``
     against the best of the others', smoothly."""
     values = worth(state)
@@ -135,7 +135,7 @@ def evaluate(game: Game, state: AlheimurState) -> tuple[float, ...]:
     return tuple(result)
 
 
-def order_turns(game: Game, state: AlheimurState, turns: list, rng: random.Random) -> list:
+def order_turns(game: Rules, state: AlheimurState, turns: list, rng: random.Random) -> list:
     """``turns`` best first at a glance: the mover's evaluation after each
     (its own survival check included), ties in ``rng``'s order; of a long
     list only one turn in ``GLANCE_SHARE`` (at least ``BELOW_ROOT``), at
@@ -161,7 +161,7 @@ def order_turns(game: Game, state: AlheimurState, turns: list, rng: random.Rando
     return [glanced[i] for i in order] + rest
 
 
-def choose(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
+def choose(game: Rules, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """The starting colonists: of every placement (5,940 on a world of 12
     territories, a tenth of a second to judge), the best by ``evaluate``,
     which counts what survives a survival check; ties in ``rng``'s order.
@@ -216,7 +216,7 @@ READING_SHARE = 0.5
 PAIRED_WIDTH = 10
 
 
-def _glanced(game: Game, view: AlheimurState, seat: int, rng: random.Random, budget: Any) -> Any:
+def _glanced(game: Rules, view: AlheimurState, seat: int, rng: random.Random, budget: Any) -> Any:
     """The best of ``GLANCED_BY_BEGINNER`` turns drawn at random (of the
     first ``READ_BY_BEGINNER``, or of those read in ``READING_SHARE`` of
     the cap) by ``evaluate`` straight after them; None when the view has
@@ -238,7 +238,7 @@ def _glanced(game: Game, view: AlheimurState, seat: int, rng: random.Random, bud
     return None if best is None else Choice(best, value, why="the best of a few turns at a glance")
 
 
-def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
+def _paired(game: Rules, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """The best of the glance's ``PAIRED_WIDTH`` best distinct turns (``order_turns``)
     by their playouts on the same luck, halved round by round
     (``paired.halve``: ``level.playouts`` playouts in all, the last two
@@ -254,7 +254,7 @@ def _paired(game: Game, view: AlheimurState, seat: int, level: Any, rng: random.
                   why="the turns best at a glance, halved on the same luck")
 
 
-def distinct(game: Game, view: AlheimurState, turns: list, count: int) -> list:
+def distinct(game: Rules, view: AlheimurState, turns: list, count: int) -> list:
     """The first ``count`` of ``turns`` that lead to different positions:
     of a turn that leads where an earlier one did (the same moves in
     another order, a step that changes nothing), only the earlier is
@@ -281,7 +281,7 @@ def distinct(game: Game, view: AlheimurState, turns: list, count: int) -> list:
 ITEM_TRIES = 8
 
 
-def random_turn(game: Game, state: AlheimurState, rng: random.Random) -> Turn | None:
+def random_turn(game: Rules, state: AlheimurState, rng: random.Random) -> Turn | None:
     """A playout's turn in play without listing any: the empty turn or one
     item, its kind (an expansion action, or a move of one of the six
     steps) picked at random among the kinds the position has, then the

@@ -15,7 +15,7 @@ from engine.alheimur.pieces import (
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import expand, last_round_owed, survive
 from engine.alheimur.turns import play_turns
-from engine.base import ChanceEvent, Game, Result, standings
+from engine.base import ChanceEvent, Rules, Result, standings
 from engine.i18n import _
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 
@@ -23,7 +23,7 @@ from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 HIDDEN = "?"
 
 
-class AlheimurGame(Game[AlheimurState, AlheimurTurn]):
+class AlheimurGame(Rules[AlheimurState, AlheimurTurn]):
     """Alheimur (Glenn Overby, version 1.1): worlds of Aquarius cards, 2 to 8."""
 
     name = "alheimur"

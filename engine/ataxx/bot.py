@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots.alphabeta import chooser
 from engine.bots.hooks import Hooks
 
 SCALE = 6.0  # pieces ahead for ~76% (tanh(1))
 
 
-def evaluate(game: Game, state: Any) -> tuple[float, ...]:
+def evaluate(game: Rules, state: Any) -> tuple[float, ...]:
     x, o = game.scores(state)
     first = 0.5 + 0.5 * math.tanh((x - o) / SCALE)
     return (first, 1.0 - first)

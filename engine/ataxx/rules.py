@@ -17,7 +17,7 @@ from engine.ataxx.bitboard import (
     squares,
 )
 from engine.ataxx.state import PASS, AtaxxMove, AtaxxState
-from engine.base import Game, Result
+from engine.base import Rules, Result
 from engine.errors import GameOverError, IllegalTurnError
 
 START = AtaxxState(x=(1 << 42) | (1 << 6), o=1 | (1 << 48))  # x on a7 and g1, o on a1 and g7
@@ -33,7 +33,7 @@ def game_over(x: int, o: int, blocked: int, halfmove: int) -> bool:
     return not can_move(x | o, empty)
 
 
-class AtaxxGame(Game[AtaxxState, AtaxxMove]):
+class AtaxxGame(Rules[AtaxxState, AtaxxMove]):
     name = "ataxx"
     title = "Ataxx"
     min_players = 2
@@ -63,7 +63,7 @@ class AtaxxGame(Game[AtaxxState, AtaxxMove]):
             return Result((0, 1), N_("half-move clock at 100: a draw"), scores)
         if x == o:
             return Result((0, 1), N_("equal piece counts: a draw"), scores)
-        return Result((0,) if x > o else (1,), N_("more pieces"), scores)  # stored in English; shown translated (pbem/stored_words.py)
+        return Result((0,) if x > o else (1,), N_("more pieces"), scores)  # stored in English; shown translated (pbem/services/stored_words.py)
 
     def ranking(self, state: AtaxxState) -> list[tuple[int, ...]]:
         """The winner, then the loser; a draw is one group of both."""

@@ -16,7 +16,7 @@ import math
 import random
 from typing import Any
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots import payoff
 from engine.bots.alphabeta import chooser
 from engine.bots.budget import Budget
@@ -26,7 +26,7 @@ from engine.attactics.threats import best_capture
 SCALE = 3.0  # pyramids ahead for ~76% (tanh(1))
 
 
-def evaluate(game: Game, state: Any) -> tuple[float, ...]:
+def evaluate(game: Rules, state: Any) -> tuple[float, ...]:
     scores = game.scores(state)
     if len(scores) != 2:
         return payoff.guess(game, state)
@@ -50,7 +50,7 @@ THREATS_FROM = 6000
 THREATS_NODES = 16
 
 
-def evaluate_threats(game: Game, state: Any) -> tuple[float, ...]:
+def evaluate_threats(game: Rules, state: Any) -> tuple[float, ...]:
     """As ``evaluate``, with half the best capture the player to move has
     counted to them (more than two players: ``evaluate``)."""
     scores = game.scores(state)
@@ -67,7 +67,7 @@ _PLAIN = chooser(evaluate)
 _THREATS = chooser(evaluate_threats, THREATS_NODES, remember=True)  # a position's estimate kept for the turn
 
 
-def choose(game: Game, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
+def choose(game: Rules, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
     """The alpha-beta search, judging by ``evaluate_threats`` from strongest
     up and by ``evaluate`` below."""
     pick = _THREATS if level.playouts >= THREATS_FROM else _PLAIN

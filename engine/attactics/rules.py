@@ -25,7 +25,7 @@ from engine.attactics.board import (
 )
 from engine.attactics.settle import Captures, Reductions, Work
 from engine.attactics.state import AttacticsState, Fill, Grow, Move, Shrink, Turn
-from engine.base import Game, Result, standings
+from engine.base import Rules, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 
 Outcomes = dict[tuple, list[frozenset[Fill]]]
@@ -42,7 +42,7 @@ def turn_text(turn: Turn) -> str:
     return f"{head} {tail}" if tail else head
 
 
-class AttacticsGame(Game[AttacticsState, Turn]):
+class AttacticsGame(Rules[AttacticsState, Turn]):
     name = "attactics"
     title = "Attactics"
     min_players = 2
@@ -77,7 +77,7 @@ class AttacticsGame(Game[AttacticsState, Turn]):
             return None
         scores = self.scores(state)
         if scores[state.winner] == PIECES:
-            reason = N_("all 15 pyramids on the board")  # stored in English; shown translated (pbem/stored_words.py)
+            reason = N_("all 15 pyramids on the board")  # stored in English; shown translated (pbem/services/stored_words.py)
         else:
             reason = N_("the only player with pyramids on the board")
         return Result((state.winner,), reason, scores)

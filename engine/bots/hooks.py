@@ -24,7 +24,7 @@ defaults here, which use only the engine interface.
   search; ``budget`` (``engine.bots.budget``) is the turn's CPU cap,
   counted from the start of the turn.
 
-A game offers its hooks itself (``Game.bot_hooks``, e.g. Ataxx's in
+A game offers its hooks itself (``Rules.bot_hooks``, e.g. Ataxx's in
 ``engine/ataxx/bot.py``): the bots never name a game.
 
 ``levels``: the levels the game's bot offers players, weakest first
@@ -44,18 +44,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots import payoff
 from engine.bots.levels import DEFAULT_LEVEL, LEVELS, Level
 from engine.errors import OptionError
 from engine.i18n import _
 
 
-def _view_itself(game: Game, view: Any, seat: int, rng: random.Random) -> Any:
+def _view_itself(game: Rules, view: Any, seat: int, rng: random.Random) -> Any:
     return view
 
 
-def _random_turn(game: Game, state: Any, turns: list[Any], rng: random.Random) -> Any:
+def _random_turn(game: Rules, state: Any, turns: list[Any], rng: random.Random) -> Any:
     return rng.choice(turns)
 
 
@@ -78,11 +78,11 @@ def unseen(full: Iterable[T], shown: Iterable[T] | Mapping[T, int]) -> list[T]:
 
 @dataclass(frozen=True)
 class Hooks:
-    determinize: Callable[[Game, Any, int, random.Random], Any] = _view_itself
-    evaluate: Callable[[Game, Any], tuple[float, ...]] = payoff.guess
-    playout_turn: Callable[[Game, Any, list[Any], random.Random], Any] = _random_turn
-    random_turn: Callable[[Game, Any, random.Random], Any] | None = None
-    order_turns: Callable[[Game, Any, list[Any], random.Random], list[Any]] | None = None
+    determinize: Callable[[Rules, Any, int, random.Random], Any] = _view_itself
+    evaluate: Callable[[Rules, Any], tuple[float, ...]] = payoff.guess
+    playout_turn: Callable[[Rules, Any, list[Any], random.Random], Any] = _random_turn
+    random_turn: Callable[[Rules, Any, random.Random], Any] | None = None
+    order_turns: Callable[[Rules, Any, list[Any], random.Random], list[Any]] | None = None
     widening: float = 2.0  # with order_turns: children of a node of n visits, 1 + widening * sqrt(n)
     #: with order_turns, a position below the root is read (and ordered) up
     #: to this many turns: it only ever widens to a few dozen of them, and
@@ -115,19 +115,19 @@ class Hooks:
 DEFAULT = Hooks()
 
 
-def hooks_for(game: Game) -> Hooks:
-    """The game's hooks (``Game.bot_hooks``), or the defaults."""
+def hooks_for(game: Rules) -> Hooks:
+    """The game's hooks (``Rules.bot_hooks``), or the defaults."""
     found = game.bot_hooks()
     return DEFAULT if found is None else found
 
 
-def offered(game: Game) -> tuple[str, ...]:
+def offered(game: Rules) -> tuple[str, ...]:
     """The levels ``game``'s bot offers players, weakest first."""
     levels = hooks_for(game).levels
     return tuple(name for name in LEVELS if name != "random") if levels is None else levels
 
 
-def level_for(game: Game, name: str | None) -> Level:
+def level_for(game: Rules, name: str | None) -> Level:
     """The level called ``name`` of ``game``'s bot (None or "": the
     default, medium, or the level above it that the game offers in its
     place, ``played_as``); ``OptionError`` naming the game's levels when it
@@ -142,7 +142,7 @@ def level_for(game: Game, name: str | None) -> Level:
     return LEVELS[key]
 
 
-def played_as(game: Game, level: Level) -> Level:
+def played_as(game: Rules, level: Level) -> Level:
     """The level that plays for ``level``: itself when ``game`` offers it
     (or it is random play), else the next level the game offers above it,
     else its strongest (a game made before the game stopped offering a

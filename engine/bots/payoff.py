@@ -4,7 +4,7 @@ A finished game pays by the game's own ranking: a player gets the share of
 the other players ranked below them, ties counting half (two players: win
 1, draw 0.5, loss 0).  A one-player game pays 1 for a win, 0 otherwise.
 A playout cut off before the end is worth what the game's ``evaluate``
-hook says, else a cautious guess from ``Game.scores`` (ahead 0.75, behind
+hook says, else a cautious guess from ``Rules.scores`` (ahead 0.75, behind
 0.25), else an even share.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import Game, standings
+from engine.base import Rules, standings
 
 
 def from_ranking(ranking: list[tuple[int, ...]], players: int) -> tuple[float, ...]:
@@ -28,7 +28,7 @@ def from_ranking(ranking: list[tuple[int, ...]], players: int) -> tuple[float, .
     return tuple(pay)
 
 
-def final(game: Game, state: Any) -> tuple[float, ...]:
+def final(game: Rules, state: Any) -> tuple[float, ...]:
     """The payoff of a finished game."""
     players = game.players(state)
     if players == 1:
@@ -37,7 +37,7 @@ def final(game: Game, state: Any) -> tuple[float, ...]:
     return from_ranking(game.ranking(state), players)
 
 
-def guess(game: Game, state: Any) -> tuple[float, ...]:
+def guess(game: Rules, state: Any) -> tuple[float, ...]:
     """The generic worth of an unfinished position: by ``scores`` when the
     game keeps them (higher is better), pulled halfway to an even share."""
     players = game.players(state)

@@ -1,7 +1,7 @@
 """A bot's decision: the turn it plays from its view, and whether it
 resigns.
 
-``choose`` is given what the seat sees (``Game.view``) and nothing else.
+``choose`` is given what the seat sees (``Rules.view``) and nothing else.
 It plays a winning turn at once when one ends the game in its favour,
 otherwise the hook's own decision or the tree search's most visited turn.
 It resigns only when the loss is proven: every turn it has lets an
@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots import mcts, payoff
 from engine.bots.budget import UNCAPPED, Budget
 from engine.bots.hooks import hooks_for, played_as
@@ -43,7 +43,7 @@ def _rng(seed: Any) -> random.Random:
     return random.Random(str(seed))
 
 
-def random_turn(game: Game, view: Any, seed: Any = 0) -> Any:
+def random_turn(game: Rules, view: Any, seed: Any = 0) -> Any:
     """A uniformly random legal turn."""
     turns = mcts.turns_of(game, view)
     if not turns:
@@ -51,7 +51,7 @@ def random_turn(game: Game, view: Any, seed: Any = 0) -> Any:
     return _rng(seed).choice(turns)
 
 
-def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, seed: Any = 0,
+def choose(game: Rules, view: Any, seat: int, level: Level | str | None = None, seed: Any = 0,
            timed: bool = True) -> Choice:
     """The bot's turn for ``seat`` in ``view`` (``game.view(state, seat)``)
     at ``level`` (one the game does not offer plays as the next it offers
@@ -89,7 +89,7 @@ def choose(game: Game, view: Any, seat: int, level: Level | str | None = None, s
     return Choice(found.turn, found.value, resign, found.playouts, "search")
 
 
-def _winning_turn(game: Game, view: Any, seat: int, turns: list[Any]) -> Any:
+def _winning_turn(game: Rules, view: Any, seat: int, turns: list[Any]) -> Any:
     """A turn after which the game is over with ``seat`` the only winner."""
     if len(turns) > 400:
         return None
@@ -105,7 +105,7 @@ def _winning_turn(game: Game, view: Any, seat: int, turns: list[Any]) -> Any:
     return None
 
 
-def _proven_lost(game: Game, view: Any, seat: int, turns: list[Any]) -> bool:
+def _proven_lost(game: Rules, view: Any, seat: int, turns: list[Any]) -> bool:
     """True when every turn of ``seat`` allows a reply that ends the game
     with ``seat`` last, or ends it so itself: a loss beyond doubt.  Only
     for two players and positions where no chance comes between."""

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots.budget import Budget
 from engine.bots.hooks import Hooks
 from engine.bots.levels import Level
@@ -78,7 +78,7 @@ def plan_for(level: Level) -> Plan:
                                          level.playouts * 100, 4 + level.playouts // 500)
 
 
-def choose(game: Game, view: Any, seat: int, level: Level, rng: random.Random, budget: Budget) -> Any:
+def choose(game: Rules, view: Any, seat: int, level: Level, rng: random.Random, budget: Budget) -> Any:
     from engine.bots.player import Choice
 
     plan = plan_for(level)

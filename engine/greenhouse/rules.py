@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, Iterator, Mapping, Sequence
 
 from engine import chance
-from engine.base import Game, OptionSpec, PuzzlePar, Result
+from engine.base import Rules, OptionSpec, PuzzlePar, Result
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 from engine.greenhouse import breeding, solver
 from engine.greenhouse.delivery import breedable, deliver
@@ -68,7 +68,7 @@ def check_orders(orders: Sequence[Genes], stashes: str) -> None:
             raise OptionError(_('the orders need {count} {gene} in total; no order list may need more than {per_size} of one chromosome', count=count, gene=gene, per_size=PER_SIZE))
 
 
-class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
+class GreenhouseGame(Rules[GreenhouseState, GreenhouseTurn]):
     """Martian Greenhouse (Becca Stallings, 2002): a solitaire."""
 
     name = "greenhouse"
@@ -191,7 +191,7 @@ class GreenhouseGame(Game[GreenhouseState, GreenhouseTurn]):
                         breedings=state.breedings + 1)
         return deliver(bred)
 
-    #: the reasons ``result`` gives, stored in English and shown translated (pbem/stored_words.py)
+    #: the reasons ``result`` gives, stored in English and shown translated (pbem/services/stored_words.py)
     REASONS = (N_("gave up after {n} breeding"), N_("gave up after {n} breedings"),
                N_("every order filled in {n} breeding"), N_("every order filled in {n} breedings"))
 

@@ -38,7 +38,7 @@ import math
 import random
 from typing import Any
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots.alphabeta import chooser
 from engine.bots.hooks import Hooks
 from engine.errors import PbemError
@@ -101,7 +101,7 @@ def worth(state: LoggerState) -> list[float]:
     return values
 
 
-def evaluate(game: Game, state: LoggerState) -> tuple[float, ...]:
+def evaluate(game: Rules, state: LoggerState) -> tuple[float, ...]:
     """A cut-off playout's worth to each player, 0 to 1: their ``worth``
     against the best of the others', smoothly (two players: summing to 1)."""
     values = worth(state)
@@ -117,7 +117,7 @@ def evaluate(game: Game, state: LoggerState) -> tuple[float, ...]:
     return tuple(result)
 
 
-def _chopped(game: Game, state: LoggerState, turn: Any) -> int:
+def _chopped(game: Rules, state: LoggerState, turn: Any) -> int:
     """The points ``turn`` scores (0 for a turn that chops nothing)."""
     if not isinstance(turn, LoggerTurn) or not isinstance(turn.action, Chop):
         return 0
@@ -128,7 +128,7 @@ def _chopped(game: Game, state: LoggerState, turn: Any) -> int:
     return after.scores[state.to_move] - state.scores[state.to_move]
 
 
-def playout_turn(game: Game, state: LoggerState, turns: list[Any], rng: random.Random) -> Any:
+def playout_turn(game: Rules, state: LoggerState, turns: list[Any], rng: random.Random) -> Any:
     """Mostly the turn that chops the most trees, else a random turn."""
     chops = [t for t in turns if isinstance(t, LoggerTurn) and isinstance(t.action, Chop)]
     if chops and rng.random() < GREEDY:
@@ -138,7 +138,7 @@ def playout_turn(game: Game, state: LoggerState, turns: list[Any], rng: random.R
     return rng.choice(turns)
 
 
-def order_turns(game: Game, state: LoggerState, turns: list[Any], rng: random.Random) -> list[Any]:
+def order_turns(game: Rules, state: LoggerState, turns: list[Any], rng: random.Random) -> list[Any]:
     """``turns`` best first at a glance: the mover's evaluation after each
     (its points scored included), ties in ``rng``'s order."""
     mover = state.to_move

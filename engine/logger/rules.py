@@ -8,7 +8,7 @@ from engine.i18n import N_, _
 from itertools import combinations
 from typing import Any, Iterator, Mapping
 
-from engine.base import Game, OptionSpec, Result, standings
+from engine.base import Rules, OptionSpec, Result, standings
 from engine.errors import GameOverError, IllegalTurnError
 from engine.logger import growth
 from engine.logger.board import (
@@ -32,7 +32,7 @@ GROWING = ("s", "S")
 SPAWN_STAGES = {"seedling": "s", "sapling": "S"}
 
 
-class LoggerGame(Game[LoggerState, Turn]):
+class LoggerGame(Rules[LoggerState, Turn]):
     name = "logger"
     title = "Logger"
     min_players = 2
@@ -75,7 +75,7 @@ class LoggerGame(Game[LoggerState, Turn]):
         if state.to_move is not None:
             return None
         if max(state.scores) < WINNING_SCORE:
-            reason = N_("no player can change the board any more")  # stored in English; shown translated (pbem/stored_words.py)
+            reason = N_("no player can change the board any more")  # stored in English; shown translated (pbem/services/stored_words.py)
         else:
             reason = ""
         best = max(state.scores)

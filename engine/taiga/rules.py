@@ -21,7 +21,7 @@ import itertools
 from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
-from engine.base import ChanceEvent, Game, Result, standings
+from engine.base import ChanceEvent, Rules, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.i18n import N_, _
 from engine.taiga import board as maps
@@ -44,7 +44,7 @@ def where(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
-class TaigaGame(Game[TaigaState, TaigaTurn]):
+class TaigaGame(Rules[TaigaState, TaigaTurn]):
     """Taiga – Battle Boreal, with the project's rulings."""
 
     name = "taiga"

@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.i18n import current_language
 from notation import registry
-from pbem import present
+from pbem.services import present
 from pbem.api import schemas
 from pbem.api.fast_dump import dumper
 from pbem.api.auth import api_player, api_player_seated
@@ -22,11 +22,12 @@ from pbem.api.validation_words import translated
 from pbem.db import get_session
 from pbem.i18n import gettext
 from pbem.json_errors import error_response
-from pbem.play import game_for_player, kind_of
-from pbem.services import games, puzzles, seat_settings, sweep, turns, views
+from pbem.services.stored import game_for_player, kind_of
+from pbem.services import games, puzzles, seat_settings, sweep, turns
+from pbem.services import visibility as views
 from pbem.services.bot_seats import offered_levels
 from pbem.services.schedule import schedule_data
-from pbem.services.time_control import check_bank_cap
+from pbem.clock.deadlines import check_bank_cap
 from pbem.services.turns import too_long
 from pbem.services.errors import BadInput, NotFound, ServiceError
 
@@ -144,7 +145,7 @@ def me():
 # -- games -------------------------------------------------------------------
 @bp.get("/games")
 def list_games():
-    from pbem.play import games_of
+    from pbem.services.stored import games_of
 
     player = api_player()
     session = get_session()

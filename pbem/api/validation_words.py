@@ -1,13 +1,13 @@
 """The JSON API's validation messages (marshmallow's, in English) in the
 requester's language: each is a catalogue message marked here (``N_``, its
 varying parts as named fields), found again and translated by
-``pbem.stored_words.shown``."""
+``pbem.services.stored_words.shown``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem.stored_words import N_, shown
+from pbem.services.stored_words import N_, shown
 
 #: what marshmallow says of a field the schemas of ``pbem.api.schemas`` refuse
 MESSAGES = (

@@ -36,10 +36,11 @@ from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import MailSettings
 from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, Seat, utcnow
-from pbem.models_mail import DONE
-from pbem.play import games_of, kind_of, seat_of, seated_players, seats_of, title_of
+from pbem.models.mail import DONE
+from pbem.services.stored import games_of, kind_of, seat_of, seated_players, seats_of, title_of
 from pbem.services import games as lifecycle
-from pbem.services import bot_seats, gamestate, puzzles, seat_settings, turns, vacations, views
+from pbem.services import bot_seats, gamestate, puzzles, seat_settings, turns, vacations
+from pbem.services import visibility as views
 from pbem.services.par import name_of, par_text
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
 

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from mail.keys import message_key
 from pbem.models import utcnow
-from pbem.models_mail import NEW, SHUNTED, InboxMessage
+from pbem.models.mail import NEW, SHUNTED, InboxMessage
 
 
 def clean(text: Any, limit: int) -> str:

@@ -23,7 +23,7 @@ from mail.worker import Pending, process_pending
 from pbem.mailrobot import inbox, outgoing, robot
 from pbem.mailrobot.settings import imap_config, mail_settings
 from pbem.models import utcnow
-from pbem.models_mail import ImapState, InboxMessage
+from pbem.models.mail import ImapState, InboxMessage
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Every row the services or the robot queue is composed here at send time with
 ``mail.compose``: a plain-text part with the text diagram, an HTML part with
 the PNG diagram inline, the move list and the deadline, the board drawn for
-the recipient's seat through ``pbem.services.views`` (rows are structured:
+the recipient's seat through ``pbem.services.visibility`` (rows are structured:
 the words before and after the board, never a drawn board); threading headers so
 each game is one conversation (root ``<game-N@domain>``, and the player's own
 mail for replies); Reply-To the player's signed ``play+<token>@`` address for
@@ -52,11 +52,12 @@ from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
 from engine.i18n import current_language
 from pbem.i18n import for_player, gettext
-from pbem.stored_words import shown_lines
+from pbem.services.stored_words import shown_lines
 from pbem.services.notify import deadline_line
 from pbem.models import Game, OutboxMessage, Player, utcnow
-from pbem.play import kind_of, seat_of, turns_of
-from pbem.services import refusals, views
+from pbem.services.stored import kind_of, seat_of, turns_of
+from pbem.services import refusals
+from pbem.services import visibility as views
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
     """The MIME message for an outbox row.  A mail about a started game
     gets, at send time, the board at the row's ply (or the preview it
     holds) as the recipient's seat may see it, through
-    ``pbem.services.views``: the text diagram, the PNG inline, the move
+    ``pbem.services.visibility``: the text diagram, the PNG inline, the move
     list, the deadline.  A row queued before migration 0011 holds its
     board in its body already and goes out as written, without a PNG."""
     game = session.get(Game, row.game_id) if row.game_id is not None else None

@@ -13,7 +13,7 @@ from mail.compose import reply_subject
 from mail.inbound import InboundMessage
 from pbem.mailrobot.inbox import clean
 from pbem.models import Game, OutboxMessage, utcnow
-from pbem.models_mail import MailReplyLog
+from pbem.models.mail import MailReplyLog
 from pbem.services import outbox
 
 

@@ -37,9 +37,10 @@ from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
 from pbem.i18n import for_player
 from pbem.models import INVITING, Game, Player
-from pbem.models_mail import DONE, IGNORED, InboxMessage
-from pbem.play import kind_of, seat_of
-from pbem.services import turns, views
+from pbem.models.mail import DONE, IGNORED, InboxMessage
+from pbem.services.stored import kind_of, seat_of
+from pbem.services import turns
+from pbem.services import visibility as views
 from pbem.services.errors import ServiceError
 
 

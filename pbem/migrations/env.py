@@ -4,7 +4,7 @@ over in ``config.attributes["engine"]`` (or on ``sqlalchemy.url``)."""
 from alembic import context
 from sqlalchemy import create_engine, text
 
-from pbem import tables  # noqa: F401  (fills the metadata)
+from pbem.models import tables  # noqa: F401  (fills the metadata)
 from sqlmodel import SQLModel
 
 config = context.config

@@ -25,8 +25,8 @@ from sqlmodel import Session, select
 
 from pbem import links
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
-from pbem.models_auth import SignInLink
-from pbem.play import Seated, load_seated
+from pbem.models.auth import SignInLink
+from pbem.services.stored import Seated, load_seated
 from pbem.services import outbox, refusals
 from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
 

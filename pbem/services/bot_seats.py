@@ -12,19 +12,19 @@ from typing import Any, Iterable
 
 from sqlmodel import Session, select
 
-from engine.base import Game
+from engine.base import Rules
 from engine.bots import LEVELS
 from engine.bots.hooks import level_for, offered
 from engine.errors import PbemError
 from notation import registry
 from pbem.models import Player
-from pbem.models_refusals import MailRefusal
+from pbem.models.refusals import MailRefusal
 from pbem.services.errors import BadInput
 
 BOT_DOMAIN = "bots.pbem.invalid"
 
 
-def offered_levels(game: Game | None = None) -> list[str]:
+def offered_levels(game: Rules | None = None) -> list[str]:
     """The levels players may choose, weakest first ("random" is for
     measuring only): those ``game``'s bot offers, or every level."""
     return list(offered(game)) if game is not None else [name for name in LEVELS if name != "random"]
@@ -80,7 +80,7 @@ def level_of(player: Player) -> str:
     return player.email.split("@", 1)[0]
 
 
-def check_levels(levels: Iterable[Any], game: Game) -> list[str]:
+def check_levels(levels: Iterable[Any], game: Rules) -> list[str]:
     """The level names of the bots asked for ("" or None: the default) in
     a game of ``game``; ``BadInput`` naming the game's levels for one it
     does not offer."""

@@ -3,7 +3,7 @@
 
 ``play_due`` is the worker: for every active game where a bot is to move,
 it asks ``engine.bots.choose`` for a turn from the bot's view (through the
-views chokepoint, ``pbem.services.views.at``) and submits it through the one
+views chokepoint, ``pbem.services.visibility.at``) and submits it through the one
 turn service (``submit_turn``), like any player.  It runs in the
 scheduler's ``bots`` job, never in a web request.  A bot resigns only when
 its search proves the game lost, and never offers or answers a draw.
@@ -18,8 +18,9 @@ from sqlmodel import Session, select
 
 from engine.bots import choose
 from pbem.models import ACTIVE, Game, Player, Seat
-from pbem.play import kind_of
-from pbem.services import games, views
+from pbem.services.stored import kind_of
+from pbem.services import games
+from pbem.services import visibility as views
 from pbem.services.bot_seats import BOT_DOMAIN, address_of, is_bot, is_bot_address, level_of, offered_levels  # noqa: F401
 from pbem.services.errors import ServiceError
 from pbem.services.turns import submit_turn

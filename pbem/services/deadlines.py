@@ -1,7 +1,7 @@
 """Deadlines, for the callers that name them here: the module was split
 along its jobs.
 
-* ``pbem.services.time_control``: each turn's deadline from the game's time
+* ``pbem.clock.deadlines``: each turn's deadline from the game's time
   control, the time banks, the reminder hours, the clock columns of a game;
 * ``pbem.services.sweep``: the deadline sweep, the reminders it sends, the
   timeout policies (claim, forfeit, out) and claiming the win on time.
@@ -26,7 +26,7 @@ from pbem.services.sweep import (  # noqa: F401
     timeout,
     values_after,
 )
-from pbem.services.time_control import (  # noqa: F401
+from pbem.clock.deadlines import (  # noqa: F401
     bank_after_turn,
     control_of,
     mover_seat,

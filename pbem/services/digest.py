@@ -3,9 +3,9 @@
 A player who prefers the digest gets no "your turn" mail per move (notify
 holds it back); instead, once a day after ``DIGEST_HOUR`` (UTC, config,
 default 7) one message lists every game waiting for them, with deadlines.
-The digest (and the calendar feed, ``pbem.ical``, built on ``waiting``)
+The digest (and the calendar feed, ``pbem.services.ical``, built on ``waiting``)
 names games, turn numbers and deadlines only, never a position: nothing in
-it needs ``pbem.services.views``.  Each player's digest is claimed with a conditional UPDATE on the day it was
+it needs ``pbem.services.visibility``.  Each player's digest is claimed with a conditional UPDATE on the day it was
 last sent, so two runs never send it twice."""
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from sqlmodel import Session, select
 
 from pbem import links
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
-from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences
-from pbem.play import seated_players, title_of, to_move
+from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences
+from pbem.services.stored import seated_players, title_of, to_move
 from pbem.services import outbox
-from pbem.services.time_control import parse_hours
+from pbem.clock.deadlines import parse_hours
 from pbem.services.errors import BadInput
 
 

@@ -29,7 +29,8 @@ from sqlmodel import Session
 
 from engine import chance
 
-from pbem import bulk, late_begin
+from pbem import late_begin
+from pbem.services import bulk
 from pbem.db import insert_rows, rows_by_table
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
 
@@ -288,7 +289,7 @@ def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lo
 @functools.cache
 def _claims_from_arrays():
     """``claim_many``'s UPDATE on PostgreSQL, built once: the claims joined
-    as a table of arrays (``pbem.bulk``), each game changed only if still
+    as a table of arrays (``pbem.services.bulk``), each game changed only if still
     active with the ply and ``next_check_at`` read."""
     c = Game.__table__.c
     claims = bulk.rows_table([c.id, c.ply, c.next_check_at, c.next_check_at], "claims")

@@ -20,7 +20,7 @@ from typing import Any
 from engine.bots.hooks import offered
 from notation import registry
 from pbem import links
-from pbem.services import views
+from pbem.services import visibility as views
 
 #: where the games' documents are (the repository's docs/games)
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "games"

@@ -12,9 +12,10 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.models import INVITING, Game, Player
-from pbem.play import games_of, seated_players, title_of
+from pbem.services.stored import games_of, seated_players, title_of
 from notation import registry
-from pbem.services import ratings, results, time_control
+from pbem.services import ratings, results
+from pbem.clock import deadlines as time_control
 from pbem.services.errors import NotFound
 
 

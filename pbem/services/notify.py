@@ -2,7 +2,7 @@
 before the board, the words after it, the game, the ply and the recipient's
 seat.  The board itself (text, PNG) and the move list are drawn when the
 mail is sent, for that recipient's seat, through the one chokepoint
-``pbem.services.views`` (``pbem.mailrobot.outgoing``); nothing here formats
+``pbem.services.visibility`` (``pbem.mailrobot.outgoing``); nothing here formats
 a position.  Called by the services inside their transaction."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pbem import links
 from pbem.db import insert_rows
 from pbem.i18n import for_player, gettext
 from pbem.models import Game, Player, Seat
-from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, to_move
+from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services import outbox, par
 from pbem.services.digest import prefers_digest
 from pbem.services.refusals import refusing
-from pbem.stored_words import shown
+from pbem.services.stored_words import shown
 
 
 def game_link(game: Game) -> str:

@@ -3,8 +3,8 @@ published before it started (so it is shown from the start), the puzzle it
 was started from, and how far from par a finished puzzle game was.
 
 Read-only and game-neutral (the words come from the rules'
-``distance_from_par``); ``pbem.services.notify``, ``pbem.present`` and
-``pbem.records`` use it, so it imports none of the services that write."""
+``distance_from_par``); ``pbem.services.notify``, ``pbem.services.present`` and
+``pbem.services.records`` use it, so it imports none of the services that write."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from sqlmodel import Session
 from engine.base import PuzzlePar
 from notation import registry
 from pbem.models import FINISHED, Game
-from pbem.models_puzzles import PublishedSeedGame, Puzzle
-from pbem.play import kind_of, state_of
+from pbem.models.puzzles import PublishedSeedGame, Puzzle
+from pbem.services.stored import kind_of, state_of
 
 
 def published(session: Session, game: Game) -> PublishedSeedGame | None:

@@ -2,7 +2,7 @@
 puzzles, made by the scheduler), listing them, starting a game from one,
 and the leaderboard of its finished games.
 
-A puzzle is a published seed and a game's options (``pbem.models_puzzles``);
+A puzzle is a published seed and a game's options (``pbem.models.puzzles``);
 its par comes from the rules' optional ``par`` hook, computed once when the
 puzzle is made within ``PUZZLE_SOLVER_SECONDS``.  Nothing here names a game:
 a game offers puzzles when its rules' ``puzzle_options()`` is not None.
@@ -29,8 +29,9 @@ from engine.base import settle_from_seed
 from engine.errors import PbemError, shown
 from notation import registry
 from pbem.models import FINISHED, Game, Player, Seat, utcnow
-from pbem.models_puzzles import PublishedSeedGame, Puzzle
-from pbem.services import games, views
+from pbem.models.puzzles import PublishedSeedGame, Puzzle
+from pbem.services import games
+from pbem.services import visibility as views
 from pbem.services.errors import BadInput, NotFound
 from pbem.services.par import completed_score, distance, name_of, par_text
 

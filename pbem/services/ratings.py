@@ -1,5 +1,5 @@
 """Ratings per game, computed from finished games with Glicko-2
-(``pbem.glicko2``; ``docs/ratings.md``).
+(``pbem.services.glicko2``; ``docs/ratings.md``).
 
 Each kind of game has its own ratings.  Finished games of two or more
 players with a result count; abandoned and cancelled games, and one-player
@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from pbem.glicko2 import Rating, update
+from pbem.services.glicko2 import Rating, update
 from pbem.models import FINISHED, Game, Player, Seat
 from pbem.services import results
 
@@ -46,7 +46,7 @@ def rated_games(session: Session, kind: str) -> list[tuple[Game, dict[int, int]]
     """The finished games of ``kind`` that count, oldest first, each with
     its players by 0-based seat (player ids)."""
     rows = session.exec(
-        select(Game, Seat).where(Game.kind == kind, Game.status == FINISHED, Game.result != "*",
+        select(Game, Seat).where(Game.kind == kind, Game.status == FINISHED, Rules.result != "*",
                                  Seat.game_id == Game.id)
         .order_by(Game.finished_at, Game.id, Seat.number)
     )

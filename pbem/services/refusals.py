@@ -25,7 +25,7 @@ from sqlmodel import Session, select
 
 from pbem import links
 from pbem.models import OutboxMessage, utcnow
-from pbem.models_refusals import MailRefusal
+from pbem.models.refusals import MailRefusal
 from pbem.services.errors import BadInput, Forbidden
 
 SALT = "pbem-refuse-mail"

@@ -4,8 +4,8 @@ a player's page and the ratings.
 
 The standings come from the stored result (who shares it: the winners,
 whatever ended the game) and, for a game played out to its end, the
-rules' own order of everyone (``engine.base.Game.ranking``, read through
-the views chokepoint ``pbem.services.views.ranking``).  Never names a game.
+rules' own order of everyone (``engine.base.Rules.ranking``, read through
+the views chokepoint ``pbem.services.visibility.ranking``).  Never names a game.
 
 Every sentence a player reads is built by the functions under "words" at
 the end of this module, so they can be translated in one place.
@@ -18,7 +18,7 @@ from typing import Sequence
 from engine.i18n import current_language
 from pbem.i18n import gettext
 from pbem.models import FINISHED, Game
-from pbem.services import views
+from pbem.services import visibility as views
 
 
 def winners(game: Game) -> set[int] | None:

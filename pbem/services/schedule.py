@@ -9,7 +9,8 @@ from typing import Any
 from flask import url_for
 from sqlmodel import Session
 
-from pbem import ical, links
+from pbem import links
+from pbem.services import ical
 from pbem.models import Player
 from pbem.services import digest, vacations
 

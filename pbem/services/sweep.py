@@ -1,6 +1,6 @@
 """The deadline sweep and the timeout policies: reminders sent when due,
 and what happens when a deadline passes (claim, forfeit, out); claiming the
-win on time.  Each turn's deadline is ``pbem.services.time_control``.
+win on time.  Each turn's deadline is ``pbem.clock.deadlines``.
 
 Deadlines live in the database.  ``games.next_check_at`` (indexed) holds the
 next moment the sweep must look at a game: the next reminder due or the
@@ -37,12 +37,12 @@ from engine.base import winners_without
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
-from pbem.models_clock import ReminderSent, Timeout
-from pbem.play import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, state_of
+from pbem.models.clock import ReminderSent, Timeout
+from pbem.services.stored import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, state_of
 from pbem.services import gamestate, notify
 from pbem.services.errors import Conflict, GameNotActive
 from pbem.services.sweep_reminders import remind_many, reminder_mail
-from pbem.services.time_control import (
+from pbem.clock.deadlines import (
     bank_after_turn,
     control_of,
     mover_seat,

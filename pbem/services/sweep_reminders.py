@@ -34,13 +34,13 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam
 from sqlmodel import Session, select
 
-from pbem import bulk
+from pbem.services import bulk
 from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, utcnow
-from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
-from pbem.play import kind_of, state_of, title_of
+from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
+from pbem.services.stored import kind_of, state_of, title_of
 from pbem.services import gamestate, notify, outbox
 from pbem.services.refusals import refusing
-from pbem.services.time_control import control_of, next_check, parse_hours
+from pbem.clock.deadlines import control_of, next_check, parse_hours
 
 log = logging.getLogger(__name__)
 

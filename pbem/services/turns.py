@@ -23,8 +23,9 @@ from sqlmodel import Session
 from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
-from pbem.play import Seated, game_for_player, kind_of, load_game, load_seated, settled, state_of
-from pbem.services import gamestate, notify, seat_settings, sweep, time_control
+from pbem.services.stored import Seated, game_for_player, kind_of, load_game, load_seated, settled, state_of
+from pbem.services import gamestate, notify, seat_settings, sweep
+from pbem.clock import deadlines as time_control
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
 
 

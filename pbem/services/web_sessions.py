@@ -22,8 +22,8 @@ from sqlmodel import Session, select
 
 from pbem.db import get_session
 from pbem.models import Player, utcnow
-from pbem.models_auth import WebSession
-from pbem.play import Seated, load_seated
+from pbem.models.auth import WebSession
+from pbem.services.stored import Seated, load_seated
 from pbem.services.accounts import cancel_sign_in_links
 from pbem.services.errors import NotFound
 

@@ -35,10 +35,10 @@ def linkify(text: str) -> Markup:
 
 def _shown_in_language(text: object) -> str:
     """A text stored or drawn in English, in the page's language
-    (``pbem.stored_words``)."""
+    (``pbem.services.stored_words``)."""
     from flask_babel import get_locale
 
-    from pbem.stored_words import shown
+    from pbem.services.stored_words import shown
 
     locale = get_locale()
     return shown(text, locale.language if locale else None)

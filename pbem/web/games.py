@@ -11,11 +11,14 @@ from flask import Blueprint, Response, abort, flash, g, redirect, render_templat
 
 from engine.errors import PbemError
 from notation import registry
-from pbem import diagrams, present, records
+from notation.drawing import render as diagrams
+from pbem.services import present
+from pbem.services import records
 from pbem.db import get_session
 from pbem.models import ACTIVE
-from pbem.play import game_for_player, games_of, kind_of
-from pbem.services import games, guides, puzzles, seat_settings, sweep, turns, views
+from pbem.services.stored import game_for_player, games_of, kind_of
+from pbem.services import games, guides, puzzles, seat_settings, sweep, turns
+from pbem.services import visibility as views
 from pbem.services.bot_seats import fewer_levels, offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long

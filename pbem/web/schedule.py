@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
-from pbem import ical
+from pbem.services import ical
 from pbem.db import get_session
 from pbem.i18n import gettext
 from pbem.services import accounts, digest, vacations
 from pbem.services.schedule import schedule_data
-from pbem.services.time_control import check_bank_cap
+from pbem.clock.deadlines import check_bank_cap
 from pbem.services.errors import ServiceError
 from pbem.web.auth import current_player, sign_in_required
 

@@ -1,6 +1,6 @@
 """The stored tables: players, games, seats (invitations), turns, tokens
 and the mail outbox.  Times are aware UTC datetimes.  The other tables are
-in ``pbem.models_*`` (which import this module); ``pbem.tables`` gathers
+in ``pbem.models_*`` (which import this module); ``pbem.models.tables`` gathers
 them all."""
 
 from __future__ import annotations
@@ -103,10 +103,10 @@ class Game(SQLModel, table=True):
     open_seats: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # games whose rules use chance: the secret seed (64 hex digits) and its
     # SHA-256 commitment, shown from the start; the seed is shown once the
-    # game is over (pbem.present, pbem.records)
+    # game is over (pbem.services.present, pbem.services.records)
     seed: Optional[str] = Field(default=None, max_length=64)
     seed_hash: Optional[str] = Field(default=None, max_length=64)
-    # the chance events settled before the first turn, as ``pbem.play.events_data``
+    # the chance events settled before the first turn, as ``pbem.services.stored.events_data``
     # writes them (None: there were none)
     start_chance: Optional[list[dict[str, Any]]] = Field(default=None, sa_column=Column(JSON))
 
@@ -146,7 +146,7 @@ class Turn(SQLModel, table=True):
     source: str = Field(max_length=8)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCTime)
     # the chance events settled right after this turn (a draw, a roll), as
-    # ``pbem.play.events_data`` writes them; None: there were none
+    # ``pbem.services.stored.events_data`` writes them; None: there were none
     chance: Optional[list[dict[str, Any]]] = Field(default=None, sa_column=Column(JSON))
 
 

@@ -15,8 +15,8 @@ from engine.errors import shown
 from notation import registry
 from notation.base import GameKind
 from pbem.models import Game, Player, Seat, Turn
-from pbem.models_clock import Preferences
-from pbem.models_refusals import MailRefusal
+from pbem.models.clock import Preferences
+from pbem.models.refusals import MailRefusal
 from pbem.services.errors import Forbidden, NotFound
 
 

@@ -14,7 +14,7 @@ While a game is on (inviting or active) a viewer sees
 cancelled) everyone sees everything: the full state, and the full record,
 as chance games reveal their seed at the end too.
 
-Games without hidden information (whose rules keep ``Game.view``, which
+Games without hidden information (whose rules keep ``Rules.view``, which
 returns the state unchanged) show their stored strings as they are, byte
 for byte.  ``tests/test_views_chokepoint.py`` checks that no other module
 formats a stored position or renders a diagram for output.
@@ -27,16 +27,18 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from engine.base import Game as Rules
+from engine.base import Rules
 from engine.base import settle_from_seed
 from engine.errors import PbemError
 from notation import record as record_format
 from notation import registry
 from notation.base import Notation
 from notation.clicks import ClickOptions, clicked_turns
-from pbem import diagram_regions, diagrams, records
+from notation.drawing import regions as diagram_regions
+from notation.drawing import render as diagrams
+from pbem.services import records
 from pbem.models import FINISHED, OPEN_STATUSES, Game, Player, Turn
-from pbem.play import dealt_state, kind_of, seat_of, seats_of, state_of
+from pbem.services.stored import dealt_state, kind_of, seat_of, seats_of, state_of
 
 
 def shows_everything(game: Game) -> bool:
@@ -187,7 +189,7 @@ def turn_report(session: Session, game: Game, seat: int | None, ply: int) -> str
 
 def ranking(game: Game) -> list[tuple[int, ...]]:
     """The final standings as the rules order them (groups of 0-based
-    seats, best first, ``Game.ranking``) of a finished game that was played
+    seats, best first, ``Rules.ranking``) of a finished game that was played
     out to its end; empty for any other game (resigned, timed out, drawn by
     agreement: the stored result says who won those).  Public: a finished
     game shows everything."""

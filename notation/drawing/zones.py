@@ -1,5 +1,5 @@
 """The pictures of a diagram's zones (``notation.base.Zone``) for the SVG and
-PNG renderers of ``pbem.diagrams``: each zone is laid out as a block of
+PNG renderers of ``notation.drawing.render``: each zone is laid out as a block of
 simple drawing operations, blocks flow down the picture (or to the right of
 the one before, for a zone marked ``beside``), and both renderers draw the
 same operations, so the SVG and the PNG always agree.
@@ -422,7 +422,7 @@ def _tile_shapes(shapes: Sequence[Any], x: float, y: float, size: int = TILE, te
 
 
 def piece_ops(shapes: list) -> list[Op]:
-    """``pbem.diagrams._shapes`` output as operations."""
+    """``notation.drawing.render._shapes`` output as operations."""
     ops: list[Op] = []
     for shape, data, fill in shapes:
         if shape == "polygon":

@@ -11,7 +11,7 @@ from engine.bots.levels import DEFAULT_LEVEL
 from engine.bots.match import match as play_match
 from engine.errors import PbemError
 from notation import registry
-from pbem.cli_engine import _fail, _options, _setup, option_flag
+from pbem.cli.engine import _fail, _options, _setup, option_flag
 
 _LEVEL_HELP = ", ".join(LEVELS) + " (some games offer fewer; random plays at random)"
 

@@ -12,8 +12,8 @@ from sqlmodel import Session, select
 
 from pbem import links
 from pbem.models import Player, utcnow
-from pbem.models_clock import Preferences
-from pbem.play import title_of
+from pbem.models.clock import Preferences
+from pbem.services.stored import title_of
 from pbem.services.digest import preferences, waiting
 
 

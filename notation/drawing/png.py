@@ -1,4 +1,4 @@
-"""A fast PNG encoder for the board pictures of ``pbem.diagrams``.
+"""A fast PNG encoder for the board pictures of ``notation.drawing.render``.
 
 Boards are flat colours: long runs of one pixel, rows repeated down a
 square.  Pillow's encoder tries every PNG filter on every row (and, with

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli_settings import setting_option
+from pbem.cli.settings import setting_option
 
 
 @click.command("serve")

@@ -2,7 +2,7 @@
 empty board drawn once, and each piece, stack, card, die, caption line...
 drawn once as a sprite and pasted where it goes.
 
-A picture is drawn as groups of operations (``pbem.diagram_zones.Op``): a
+A picture is drawn as groups of operations (``notation.drawing.zones.Op``): a
 piece on its square, a zone's group (a stack, a card), a loose line of
 text.  ``Painter.paint`` draws a group by pasting its sprite: the group's
 operations moved to an even integer origin (so the sprite is the same wherever
@@ -32,7 +32,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable
 
-from pbem import diagram_zones as zones
+from notation.drawing import zones
 
 #: empty boards kept: one a (game, players, caption lines) in play, each at
 #: most about 1 MB (a 9x9 board)
@@ -141,9 +141,9 @@ def canvas(key: Hashable, draw: Callable[[], Any]) -> Any:
     again when the canvas was made anew for each size).  Only the board's
     box, ``(0, 0) + empty.size``, is the picture: what lies beyond it is
     left from earlier pictures (``Painter`` is given that size, and
-    ``pbem.png_encode.encode_rgb`` encodes only that box).  The canvas is
+    ``notation.drawing.png.encode_rgb`` encodes only that box).  The canvas is
     the caller's only until the thread's next call: for a picture encoded
-    at once (``pbem.diagrams.render_png``), never one handed out."""
+    at once (``notation.drawing.render.render_png``), never one handed out."""
     empty = boards.get(key, draw)
     found = getattr(_canvases, "image", None)
     width, height = empty.size

@@ -17,11 +17,11 @@ from typing import Any
 from sqlmodel import Session, select
 
 from pbem.models import ACTIVE, Game, Seat
-from pbem.models_clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
-from pbem.play import kind_of, state_of
+from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
+from pbem.services.stored import kind_of, state_of
 from pbem.services import gamestate
 from pbem.services.errors import BadInput
-from pbem.timecontrol import Clock, Interval, TimeControl, TimeControlError, counted, deadline as deadline_after
+from pbem.clock.control import Clock, Interval, TimeControl, TimeControlError, counted, deadline as deadline_after
 
 
 def control_of(game: Game) -> TimeControl | None:

@@ -2,7 +2,7 @@
 (email) and the notation's text diagram (plain-text email), all drawn from
 the game's ``notation.base.Diagram`` without knowing the game.  Rendered
 diagrams are cached per (game, options, position, format), and a PNG is
-drawn from cached pieces (``pbem.diagram_sprites``, ``docs/diagrams.md``).
+drawn from cached pieces (``notation.drawing.sprites``, ``docs/diagrams.md``).
 
 Piece kinds drawn: "tree" (size = stage 1-3, marked = a protester on it),
 "logger", "pyramid" (player colour, size 1-3), "stone", "blocked"; any other
@@ -18,12 +18,11 @@ from functools import lru_cache
 from typing import Any, Callable, Hashable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
-from engine.i18n import current_language
+from engine.i18n import current_language, translate
 from notation import registry
-from pbem import diagram_sprites as sprites
-from pbem import diagram_zones as zones
-from pbem import png_encode
-from pbem.stored_words import shown
+from notation.drawing import sprites
+from notation.drawing import zones
+from notation.drawing import png as png_encode
 from notation.base import PLAYER_COLOURS as _PALETTE
 from notation.base import Diagram, Piece, player_colour
 
@@ -87,7 +86,7 @@ def _legend_shapes(diagram: Diagram, width: int, top: float) -> list[tuple[str, 
         for index, player in enumerate(row):
             x = 4 + index * SWATCH
             shapes.append(("rect", (x, y + 3, x + 12, y + 15), colour(player)))
-            name = shown(player_colour(player).name, current_language())  # the reader's language
+            name = translate(player_colour(player).name)  # the reader's language (the games' catalogue)
             shapes.append(("label", (x + 16, y + LINE / 2, f"{player + 1} {name}"), INK))
         y += LINE
     return shapes
@@ -261,7 +260,7 @@ def _keep_image_memory() -> None:
 
 def png_image(diagram: Diagram, cached: bool = True) -> Any:
     """The diagram as a Pillow RGB image.  ``cached`` draws it from the
-    cached empty board and sprites (``pbem.diagram_sprites``); without it
+    cached empty board and sprites (``notation.drawing.sprites``); without it
     every shape is drawn directly.  Both give the same pixels."""
     from PIL import ImageDraw
 
@@ -294,7 +293,7 @@ def _painted(diagram: Diagram, take: Callable[[Hashable, Callable[[], Any]], Any
 
 
 def render_png(diagram: Diagram) -> bytes:
-    """The diagram as a PNG file (``pbem.png_encode``), drawn on the
+    """The diagram as a PNG file (``notation.drawing.png``), drawn on the
     thread's reused canvas (``diagram_sprites.canvas``): it is encoded at
     once and never handed out."""
     image, size = _painted(diagram, sprites.canvas)
@@ -351,5 +350,5 @@ def render_fresh(game: str, options: Mapping[str, str], position: str, fmt: str)
 
 def cache_info() -> Any:
     """Hits and misses of the cache of rendered positions (the PNG's board
-    and sprite caches: ``pbem.diagram_sprites.cache_info``)."""
+    and sprite caches: ``notation.drawing.sprites.cache_info``)."""
     return _render.cache_info()

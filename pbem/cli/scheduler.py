@@ -7,7 +7,7 @@ import logging
 
 import click
 
-from pbem.cli_settings import setting_option
+from pbem.cli.settings import setting_option
 from pbem.scheduler import INTERVALS
 
 

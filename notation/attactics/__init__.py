@@ -53,7 +53,7 @@ _HELP = _("an Attactics turn is a move or clone such as a1-c3, a grow such as c3
 _CELL = re.compile(r"([1-4])([sml])|\.|([1-8])")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medium, large
-#: a line of the board's legend (shown translated under the board: pbem/stored_words.py)
+#: a line of the board's legend (shown translated under the board: pbem/services/stored_words.py)
 _LEGEND = N_("player {n}: {small} small, {medium} medium, {large} large")
 
 

@@ -19,7 +19,7 @@ from engine.errors import GameOverError, MalformedTurnError, PbemError, Position
 from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
 from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
 from engine.greenhouse.rules import deliver, read_orders
-from notation import greenhouse_clicks
+from notation.greenhouse import clicks as greenhouse_clicks
 from notation.clicks import ClickOptions
 from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
 from notation.quote import quote
@@ -105,7 +105,7 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
 
     def turn_clicks(self, state: GreenhouseState, turn: Breed | GiveUp) -> tuple[str, ...]:
         """The parents' stacks, then each chromosome of the children (or
-        the "give up" button): ``notation.greenhouse_clicks``."""
+        the "give up" button): ``notation.greenhouse.clicks``."""
         return greenhouse_clicks.turn_clicks(turn)
 
     def click_options(self, state: GreenhouseState, prefix: Sequence[str]) -> ClickOptions:
@@ -211,7 +211,7 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         return str(_("{n} breedings so far; {done} of {orders} orders filled", n=n, done=done, orders=orders))
 
     def player_label(self, player: int) -> str:
-        return N_("the botanist")  # shown translated (pbem/stored_words.py)
+        return N_("the botanist")  # shown translated (pbem/services/stored_words.py)
 
 
 def _siblings_words(state: GreenhouseState) -> str:
@@ -220,7 +220,7 @@ def _siblings_words(state: GreenhouseState) -> str:
     return str(_("Siblings (never bred together): {pairs}", pairs=pairs))
 
 
-#: the board's legend (shown translated under the board: pbem/stored_words.py)
+#: the board's legend (shown translated under the board: pbem/services/stored_words.py)
 _LEGEND = N_("Each stack is a flower, top chromosome at the top; 1 small, 2 medium, 3 large; {colours}")
 
 

@@ -210,7 +210,7 @@ _WHERE = tuple((square % 5, square // 5) for square in range(25))
 
 
 #: the board's caption lines (drawn in the language of the moment; an English text board is
-#: still shown translated through pbem/stored_words.py)
+#: still shown translated through pbem/services/stored_words.py)
 CAPTIONS = (
     N_("Setup: player {n} places their logger on a free corner"), N_("Player {n} to move"),
     N_("Player {n}: {points} point, {supply} protester in supply"),

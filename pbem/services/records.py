@@ -11,7 +11,7 @@ from sqlmodel import Session
 from engine import chance
 from notation import record as records
 from pbem.models import OPEN_STATUSES, Game
-from pbem.play import kind_of, seated_players, start_state, turns_of
+from pbem.services.stored import kind_of, seated_players, start_state, turns_of
 from pbem.services import par
 from pbem.services.sweep import record_turns
 
@@ -48,13 +48,13 @@ def record_of(session: Session, game: Game) -> records.Record:
 
 
 def outcomes(events: list[dict[str, Any]] | None) -> list[records.Outcome]:
-    """Stored chance events (``pbem.play.events_data``) as a record's outcomes."""
+    """Stored chance events (``pbem.services.stored.events_data``) as a record's outcomes."""
     return [records.Outcome(event["purpose"], tuple(event["values"])) for event in events or ()]
 
 
 def text(session: Session, game: Game) -> str:
     """The whole record as text, every outcome shown.  What leaves the server
-    for a player goes through ``pbem.services.views.record_text``."""
+    for a player goes through ``pbem.services.visibility.record_text``."""
     return records.write_text(record_of(session, game))
 
 

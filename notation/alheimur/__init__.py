@@ -1,5 +1,5 @@
-"""Alheimur notation: turns (``notation.alheimur_turns``), positions
-(``notation.alheimur_position``), diagrams and the plain-text picture of
+"""Alheimur notation: turns (``notation.alheimur.turns``), positions
+(``notation.alheimur.position``), diagrams and the plain-text picture of
 every world, as ``docs/games/alheimur.md`` describes."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from engine.alheimur.scoring import score
 from engine.alheimur.worlds import geometry
 from engine.i18n import N_, _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
-from notation import alheimur_clicks
-from notation import alheimur_position as positions
-from notation import alheimur_turns as turns
+from notation.alheimur import clicks as alheimur_clicks
+from notation.alheimur import position as positions
+from notation.alheimur import turns
 from notation.clicks import ClickOptions
 from notation.base import Diagram, GameKind, Notation, Piece, SeatSetting, Stack, Tile, Zone, player_colour
 from notation.quote import quote
@@ -97,7 +97,7 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
 
     def click_options(self, state: AlheimurState, prefix: Sequence[str]) -> ClickOptions:
         """Answered from the rules, down only the turns that agree with
-        ``prefix`` (``notation.alheimur_clicks``): whole even when the
+        ``prefix`` (``notation.alheimur.clicks``): whole even when the
         legal turns are far too many to scan."""
         return alheimur_clicks.click_options(self, state, prefix)
 

@@ -19,7 +19,7 @@ choice would fit)::
     pay / lumberjack                  the choice for your surveyor's forest
                                       that another player completed
 
-Position: ten fields (``notation.taiga_positions``), ``<map> <pieces> <logged> <money> <tokens> <discards>
+Position: ten fields (``notation.taiga.positions``), ``<map> <pieces> <logged> <money> <tokens> <discards>
 <pile> <drawn> <to move> <pending>`` (see the docs).
 """
 
@@ -39,8 +39,8 @@ from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, 
 from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, Turned, canonical_turn, turned, turns_of
 from notation.base import Card, Diagram, GameKind, Notation, Tile, TileShape, Zone, player_colour
 from notation.quote import quote
-from notation.taiga_pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
-from notation.taiga_positions import EXAMPLE, read_position, write_position
+from notation.taiga.pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
+from notation.taiga.positions import EXAMPLE, read_position, write_position
 
 __all__ = ["NOTATION", "KIND", "TaigaNotation", "EXAMPLE", "read_position", "write_position"]
 

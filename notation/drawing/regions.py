@@ -2,7 +2,7 @@
 (``notation.clicks``): each square of the grid, by its name ("a1"), and
 each item of a zone drawn as a group (a stack, a card, a die, a tile), by
 the group's title up to its first colon (a stack "#3").  Rectangles are in
-the picture's own units (``pbem.diagrams`` lays it out), so the browser
+the picture's own units (``notation.drawing.render`` lays it out), so the browser
 places them over the board image at any size.
 
 Also the marks of a preview: the squares and zone items that a turn
@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from notation.base import Diagram
-from pbem import diagram_zones as zones
-from pbem import diagrams
+from notation.drawing import zones
+from notation.drawing import render as diagrams
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 MARK = "#ff6f00"

@@ -1,6 +1,6 @@
 """What a player sees of a game, as plain data: shared by the web pages and
 the JSON API so both show the same thing.  Positions, diagrams, legal turns
-and scores come from ``pbem.services.views`` as the viewer's seat may see
+and scores come from ``pbem.services.visibility`` as the viewer's seat may see
 them (``viewer`` None, or not seated: a spectator's view)."""
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from sqlmodel import Session
 
 from engine.errors import PbemError
 from pbem.models import OPEN_STATUSES, Game, Player, Seat
-from pbem.play import Seated, kind_of, seat_of, seated_players, title_of, turns_of
+from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, turns_of
 from notation.base import player_colour
-from pbem.services import gamestate, par, results, seat_settings, sweep, time_control, views
-from pbem.stored_words import shown
+from pbem.services import gamestate, par, results, seat_settings, sweep
+from pbem.clock import deadlines as time_control
+from pbem.services import visibility as views
+from pbem.services.stored_words import shown
 from engine.i18n import current_language
 
 

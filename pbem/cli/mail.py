@@ -18,7 +18,7 @@ import time
 
 import click
 
-from pbem.cli_settings import setting_option
+from pbem.cli.settings import setting_option
 
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and retries
 

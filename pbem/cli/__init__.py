@@ -7,12 +7,12 @@ import click
 
 from engine.i18n import LANGUAGES, language
 
-from pbem.cli_bot import bot
-from pbem.cli_engine import position, record
-from pbem.cli_play import play
-from pbem.cli_scheduler import scheduler
-from pbem.cli_serve import migrate, serve
-from pbem.cli_settings import set_for_command
+from pbem.cli.bot import bot
+from pbem.cli.engine import position, record
+from pbem.cli.play import play
+from pbem.cli.scheduler import scheduler
+from pbem.cli.serve import migrate, serve
+from pbem.cli.settings import set_for_command
 from pbem.config import INSTANCE_VARIABLE, ConfigError
 
 
@@ -49,6 +49,6 @@ main.add_command(record)
 main.add_command(serve)
 main.add_command(migrate)
 main.add_command(play)
-main.add_command(__import__("pbem.cli_mail", fromlist=["mail"]).mail)
+main.add_command(__import__("pbem.cli.mail", fromlist=["mail"]).mail)
 main.add_command(scheduler)
 main.add_command(bot)
