@@ -25,7 +25,7 @@ from sqlalchemy import insert, text, update
 from notation import registry
 from pbem import create_app, db
 from pbem.models import Game, Player, Seat
-from pbem.services import deadlines
+from pbem.services import sweep as sweeping
 
 
 def fill(engine, count: int, now: datetime) -> None:
@@ -66,10 +66,10 @@ def run(label: str, config: dict, count: int) -> None:
     print(f"{label}: {count:,} active games made in {time.perf_counter() - began:.1f} s")
     with app.app_context():
         began = time.perf_counter()
-        done = deadlines.sweep(db.engine(), now)
+        done = sweeping.sweep(db.engine(), now)
         took = time.perf_counter() - began
         tracemalloc.start()
-        again = deadlines.sweep(db.engine(), now)  # nothing left due: the cost of an idle sweep
+        again = sweeping.sweep(db.engine(), now)  # nothing left due: the cost of an idle sweep
         _, idle_peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     print(f"{label}: one sweep took {took:.2f} s and sent {done.reminders} reminders "
@@ -82,7 +82,7 @@ def run(label: str, config: dict, count: int) -> None:
                            .values(next_check_at=now - timedelta(hours=2)))
     with app.app_context():
         tracemalloc.start()
-        traced = deadlines.sweep(db.engine(), now)
+        traced = sweeping.sweep(db.engine(), now)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -7,7 +7,7 @@ each job is a function of the app that does what is due and returns how
 much it did.  ``pbem serve`` starts a background scheduler in its process
 (``start_embedded``, registered in ``pbem.runtime.BACKGROUND``); production
 runs ``pbem scheduler`` as one process of its own.  gunicorn workers never
-start one.  Running two at once is safe (see ``pbem.services.deadlines``),
+start one.  Running two at once is safe (see ``pbem.services.sweep``),
 only wasteful.
 """
 

@@ -19,7 +19,9 @@ from pbem.services import records
 from pbem.models import Game, OutboxMessage, Seat, Turn
 from pbem.models.clock import Timeout
 from pbem.services.stored import kind_of, state_of
-from pbem.services import deadlines, turns
+from pbem.clock.deadlines import mover_seat
+from pbem.services import sweep as sweeping
+from pbem.services import turns
 from pbem.services.errors import GameMovedOn
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
@@ -47,7 +49,7 @@ def trio(session, make_players, start_game, clock):
 
 def sweep(app, now):
     with app.app_context():
-        return deadlines.sweep(db.engine(), now)
+        return sweeping.sweep(db.engine(), now)
 
 
 def fresh(session, game):
@@ -142,11 +144,11 @@ def test_the_out_player_cannot_win_even_with_the_most_points(app, session, trio,
     game, _ = trio
     state = LOGGER.notation.parse_position("1...2/...../..s../...../3.... - 6,12,6 0,0,1")
     assert LOGGER.rules.result(state).winners == (1,)
-    values, skipped = deadlines.values_after(session, game, state, 30, T0, out={1: 20})
+    values, skipped = sweeping.values_after(session, game, state, 30, T0, out={1: 20})
     assert skipped == []
     assert values["status"] == "finished" and values["result"] == "3"  # 6 points each, player 3 has a protester
     assert values["termination"] == "game over: the best placed of the players still in the game (out on time: player 2)"
-    values, _ = deadlines.values_after(session, game, state, 30, T0, out={})
+    values, _ = sweeping.values_after(session, game, state, 30, T0, out={})
     assert values["result"] == "2"  # nobody out: the rules decide
 
 
@@ -203,9 +205,9 @@ def test_a_turn_racing_the_timeout_applies_once_turn_first(app, session, trio, c
     with Session(db.engine(), expire_on_commit=False) as sweeper:
         stale = sweeper.get(Game, game.id)  # the sweep read the game...
         turns.submit_turn(session, game.id, players[1], "e5", 1, "web")  # ...then bob's turn landed
-        seat = deadlines._mover_seat(sweeper, stale)
+        seat = mover_seat(sweeper, stale)
         assert seat.number == 1
-        assert deadlines.timeout(sweeper, stale, seat, game.deadline) is None
+        assert sweeping.timeout(sweeper, stale, seat, game.deadline) is None
         sweeper.rollback()
     game = fresh(session, game)
     assert game.ply == 2 and mover(game) == 2

@@ -27,7 +27,8 @@ from notation import registry
 from pbem import create_app, db
 from pbem.models import Game, Player, Seat, Turn
 from pbem.models.clock import ReminderSent
-from pbem.services import deadlines, turns
+from pbem.services import sweep as sweeping
+from pbem.services import turns
 
 GAMES = 1000  # the sweep takes a chunk of 50 or 100 games at a time (sweep.CHUNK, CHUNKS): many chunks
 
@@ -81,7 +82,7 @@ def test_a_turn_goes_in_while_the_sweep_works_through_many_games(request, backen
     def run_sweep() -> None:
         with app.app_context():
             try:
-                swept.append(deadlines.sweep(db.engine(), now))
+                swept.append(sweeping.sweep(db.engine(), now))
             except BaseException as error:  # reported by the test below
                 swept.append(error)
 
@@ -125,8 +126,8 @@ def test_a_game_that_fails_is_rolled_back_alone_and_the_sweep_goes_on(app, caplo
     with engine.begin() as connection:  # a position the game's notation cannot read
         connection.execute(update(Game).where(Game.id == broken).values(position="not a position"))
     with app.app_context():
-        done = deadlines.sweep(db.engine(), now)
-        again = deadlines.sweep(db.engine(), now)
+        done = sweeping.sweep(db.engine(), now)
+        again = sweeping.sweep(db.engine(), now)
     assert (done.reminders, again.reminders) == (4, 0)
     assert f"game {broken} failed" in caplog.text
     with Session(engine) as session:

@@ -28,7 +28,9 @@ from pbem.models import Game, OutboxMessage, Turn
 from pbem.mailrobot import jobs
 from pbem.models.clock import Timeout
 from pbem.services.stored import kind_of
-from pbem.services import deadlines, digest, games, turns, vacations
+from pbem.clock.deadlines import mover_seat
+from pbem.services import sweep as sweeping
+from pbem.services import digest, games, turns, vacations
 from pbem.services.errors import BadInput, Conflict
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
@@ -60,7 +62,7 @@ def pair(session, make_players, start_game, clock):
 
 def sweep(app, now):
     with app.app_context():
-        return deadlines.sweep(db.engine(), now)
+        return sweeping.sweep(db.engine(), now)
 
 
 @dataclass
@@ -191,7 +193,7 @@ def test_claim_policy_the_game_waits_and_the_opponent_claims_the_win(app, sessio
     alice, bob, start = pair
     game = start(on_timeout="claim")
     with pytest.raises(Conflict, match="you may claim the win only after that"):
-        deadlines.claim_win(session, game.id, bob, now=T0 + H)
+        sweeping.claim_win(session, game.id, bob, now=T0 + H)
     mark = last_id(session)
     assert sweep(app, T0 + 72 * H + M).timeouts == 1
     assert sweep(app, T0 + 72 * H + 2 * M).timeouts == 0
@@ -200,10 +202,10 @@ def test_claim_policy_the_game_waits_and_the_opponent_claims_the_win(app, sessio
     assert any("may claim the win" in m.body for m in sent if m.to_addr == bob.email)
     assert fresh(session, game).status == "active"
     with pytest.raises(Conflict, match="your own turn"):
-        deadlines.claim_win(session, game.id, alice, now=T0 + 73 * H)
+        sweeping.claim_win(session, game.id, alice, now=T0 + 73 * H)
     clock.now = T0 + 73 * H
     mark = last_id(session)
-    game = deadlines.claim_win(session, game.id, bob)
+    game = sweeping.claim_win(session, game.id, bob)
     game = fresh(session, game)
     assert game.status == "finished" and game.result == "2"
     assert {m.to_addr for m in mail(session, after=mark) if "claimed the win" in m.body} == {alice.email, bob.email}
@@ -219,7 +221,7 @@ def test_claim_policy_a_late_turn_before_the_claim_still_counts(app, session, pa
     clock.now = T0 + 74 * H
     turns.submit_turn(session, game.id, alice, "a1", 0, "web")
     with pytest.raises(Conflict, match="only after that"):
-        deadlines.claim_win(session, game.id, alice, now=T0 + 75 * H)
+        sweeping.claim_win(session, game.id, alice, now=T0 + 75 * H)
 
 
 def test_forfeit_policy_passes_the_turn_and_the_record_still_checks(app, session, pair, clock):
@@ -237,7 +239,7 @@ def test_forfeit_policy_passes_the_turn_and_the_record_still_checks(app, session
     assert forfeited.position.split()[0].endswith("/1....")  # the logger went on the first free corner
     assert game.deadline == T0 + 72 * H + M + 72 * H  # bob's turn, from the timeout
     with pytest.raises(Conflict, match="no win to claim"):
-        deadlines.claim_win(session, game.id, alice, now=game.deadline + H)
+        sweeping.claim_win(session, game.id, alice, now=game.deadline + H)
     # bob places, alice plays one real turn, then times out mid-game: a turn no notation writes
     clock.now = game.deadline - H
     turns.submit_turn(session, game.id, bob, "e5", 1, "web")
@@ -276,7 +278,7 @@ def test_forfeit_falls_back_to_waiting_in_games_without_a_forfeited_turn(app, se
     assert sweep(app, T0 + 73 * H).timeouts == 1
     assert fresh(session, game).ply == 0
     assert any("has no forfeited turn, so instead the game waits" in m.body for m in mail(session, after=mark))
-    game = deadlines.claim_win(session, game.id, bob, now=T0 + 74 * H)
+    game = sweeping.claim_win(session, game.id, bob, now=T0 + 74 * H)
     assert fresh(session, game).result == "2"
 
 
@@ -302,8 +304,8 @@ def test_a_turn_and_its_timeout_never_both_apply(app, session, pair, clock):
         with Session(db.engine(), expire_on_commit=False) as sweeper:
             stale = sweeper.get(Game, game.id)  # the sweep read the game...
             turns.submit_turn(session, game.id, alice, "a1", 0, "web")  # ...then the turn landed
-            seat = deadlines._mover_seat(sweeper, stale)
-            assert deadlines.timeout(sweeper, stale, seat, T0 + 72 * H) is None
+            seat = mover_seat(sweeper, stale)
+            assert sweeping.timeout(sweeper, stale, seat, T0 + 72 * H) is None
             sweeper.rollback()
     game = fresh(session, game)
     assert game.ply == 1

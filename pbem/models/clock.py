@@ -1,7 +1,7 @@
 """Tables of the clock: per-player schedule preferences (reminders, digest,
 calendar token), vacations, reminders sent and timeouts handled.
 
-The sweep (``pbem.services.deadlines``) inserts into ``reminders_sent`` and
+The sweep (``pbem.services.sweep``) inserts into ``reminders_sent`` and
 ``timeouts`` in the same transaction as the mail it queues; their unique
 keys make a second insert for the same game and ply fail, so nothing is sent
 or timed out twice even if two sweeps race past every other guard.
