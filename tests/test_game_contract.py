@@ -24,7 +24,7 @@ Besides the registry's games, the suite holds the test-only games to the
 contract (``TEST_GAMES``): Hands has hidden hands and draws during play,
 which no hosted game has yet.
 
-Rules-specific rules (rulings, perft, comparisons with other programs, a
+Game-specific rules (rulings, perft, comparisons with other programs, a
 game's own invariants) stay in the per-game test files.
 """
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from engine.base import Rules, settle_from_seed
 from engine.bots.levels import Level, level_named
@@ -40,7 +40,7 @@ class Played:
     state: Any
 
 
-def play_game(game: Rules, levels: Sequence[Level | str], seed: Any, options: dict | None = None,
+def play_game(game: Rules[Any, Any], levels: Sequence[Level | str], seed: Any, options: Mapping[str, Any] | None = None,
               timed: bool = False) -> Played:
     """One game, seat ``i`` played by ``levels[i]``."""
     levels = [lv if isinstance(lv, Level) else level_named(lv) for lv in levels]
@@ -64,7 +64,7 @@ def play_game(game: Rules, levels: Sequence[Level | str], seed: Any, options: di
     return Played(final(game, state), ply, state)
 
 
-def solitaire_outcome(game: Rules, played: Played) -> tuple[float, float | None]:
+def solitaire_outcome(game: Rules[Any, Any], played: Played) -> tuple[float, float | None]:
     """What a one-player game's comparison reads of it: the payoff (1 won)
     and, when won, the game's score (``Rules.scores``; None without one)."""
     got = played.payoffs[0]
@@ -84,14 +84,14 @@ def outcome_points(mine: tuple[float, float | None], theirs: tuple[float, float 
     return 0.5
 
 
-def solitaire_points(game: Rules, mine: Played, theirs: Played) -> float:
+def solitaire_points(game: Rules[Any, Any], mine: Played, theirs: Played) -> float:
     """A one-player game's points for ``mine`` against ``theirs`` on the
     same deal (``outcome_points``)."""
     return outcome_points(solitaire_outcome(game, mine), solitaire_outcome(game, theirs))
 
 
 def seated(first: Any, second: Any, index: int, players: int = 2) -> tuple[int, list[Any]]:
-    """Rules ``index`` of a match: ``first``'s seat (it takes each seat in
+    """Game ``index`` of a match: ``first``'s seat (it takes each seat in
     turn) and the levels by seat, ``second`` in every other seat."""
     seat = index % players
     levels = [second] * players
@@ -130,8 +130,8 @@ def interval(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def match(game: Rules, first: str, second: str, games: int, seed: Any = 0, players: int = 2,
-          options: dict | None = None, timed: bool = False) -> MatchResult:
+def match(game: Rules[Any, Any], first: str, second: str, games: int, seed: Any = 0, players: int = 2,
+          options: Mapping[str, Any] | None = None, timed: bool = False) -> MatchResult:
     """``games`` games of ``first`` against ``second`` (the rest of the
     seats, in games of more players), ``first`` taking each seat in turn."""
     score, wins, draws, losses = 0.0, 0, 0, 0

@@ -46,7 +46,7 @@ def rated_games(session: Session, kind: str) -> list[tuple[Game, dict[int, int]]
     """The finished games of ``kind`` that count, oldest first, each with
     its players by 0-based seat (player ids)."""
     rows = session.exec(
-        select(Game, Seat).where(Game.kind == kind, Game.status == FINISHED, Rules.result != "*",
+        select(Game, Seat).where(Game.kind == kind, Game.status == FINISHED, Game.result != "*",
                                  Seat.game_id == Game.id)
         .order_by(Game.finished_at, Game.id, Seat.number)
     )
