@@ -41,7 +41,7 @@ class Found:
     nodes: int
 
 
-def search(game: Rules, state: Any, evaluate: Callable[[Rules, Any], tuple[float, ...]], max_depth: int,
+def search(game: Rules[Any, Any], state: Any, evaluate: Callable[[Rules[Any, Any], Any], tuple[float, ...]], max_depth: int,
            max_nodes: int, deadline: float | None = None, rng: random.Random | None = None,
            remember: bool = False) -> Found:
     """The best turn for the player to move in ``state`` (two players, no
@@ -79,6 +79,7 @@ def search(game: Rules, state: Any, evaluate: Callable[[Rules, Any], tuple[float
         if depth == 0:
             return evaluate(game, position)[mover]
         nxt = game.to_move(position)
+        assert nxt is not None  # not over, and these games have no chance: someone moves
         children: Iterable[Any] = game.next_states(position)  # found as they are needed: a cut-off spares the rest
         if depth > 1:  # the most promising first: more cut-offs
             children = sorted(children, key=lambda child: -evaluate(game, child)[nxt])
@@ -125,11 +126,11 @@ def search(game: Rules, state: Any, evaluate: Callable[[Rules, Any], tuple[float
     return Found(found.turn, found.value, found.depth, counter[0])
 
 
-def _remembering(evaluate: Callable[[Rules, Any], tuple[float, ...]]) -> Callable[[Rules, Any], tuple[float, ...]]:
+def _remembering(evaluate: Callable[[Rules[Any, Any], Any], tuple[float, ...]]) -> Callable[[Rules[Any, Any], Any], tuple[float, ...]]:
     """``evaluate``, each position's value kept once found."""
     known: dict[Any, tuple[float, ...]] = {}
 
-    def remembered(game: Rules, position: Any) -> tuple[float, ...]:
+    def remembered(game: Rules[Any, Any], position: Any) -> tuple[float, ...]:
         worth = known.get(position)
         if worth is None:
             worth = known[position] = evaluate(game, position)
@@ -143,14 +144,14 @@ def depth_for(playouts: int) -> int:
     return 1 if playouts < 100 else 2 if playouts < 300 else 3 if playouts < 1000 else 4 if playouts < 5000 else 5
 
 
-def chooser(evaluate: Callable[[Rules, Any], tuple[float, ...]], nodes_per_playout: int = 40,
+def chooser(evaluate: Callable[[Rules[Any, Any], Any], tuple[float, ...]], nodes_per_playout: int = 40,
             remember: bool = False) -> Callable[..., Any]:
     """A ``choose`` bot hook that searches two-player positions with
     ``evaluate`` (looking ``depth_for(level.playouts)`` turns ahead within
     ``nodes_per_playout`` positions a playout of the level, and 80% of the turn's CPU cap; ``remember``:
     as ``search``), and leaves other positions (more players) to the tree search."""
 
-    def choose(game: Rules, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
+    def choose(game: Rules[Any, Any], view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
         from engine.bots.player import Choice
 
         if game.players(view) != 2 or game.chance(view) is not None:

@@ -51,11 +51,11 @@ from engine.errors import OptionError
 from engine.i18n import _
 
 
-def _view_itself(game: Rules, view: Any, seat: int, rng: random.Random) -> Any:
+def _view_itself(game: Rules[Any, Any], view: Any, seat: int, rng: random.Random) -> Any:
     return view
 
 
-def _random_turn(game: Rules, state: Any, turns: list[Any], rng: random.Random) -> Any:
+def _random_turn(game: Rules[Any, Any], state: Any, turns: list[Any], rng: random.Random) -> Any:
     return rng.choice(turns)
 
 
@@ -78,11 +78,11 @@ def unseen(full: Iterable[T], shown: Iterable[T] | Mapping[T, int]) -> list[T]:
 
 @dataclass(frozen=True)
 class Hooks:
-    determinize: Callable[[Rules, Any, int, random.Random], Any] = _view_itself
-    evaluate: Callable[[Rules, Any], tuple[float, ...]] = payoff.guess
-    playout_turn: Callable[[Rules, Any, list[Any], random.Random], Any] = _random_turn
-    random_turn: Callable[[Rules, Any, random.Random], Any] | None = None
-    order_turns: Callable[[Rules, Any, list[Any], random.Random], list[Any]] | None = None
+    determinize: Callable[[Rules[Any, Any], Any, int, random.Random], Any] = _view_itself
+    evaluate: Callable[[Rules[Any, Any], Any], tuple[float, ...]] = payoff.guess
+    playout_turn: Callable[[Rules[Any, Any], Any, list[Any], random.Random], Any] = _random_turn
+    random_turn: Callable[[Rules[Any, Any], Any, random.Random], Any] | None = None
+    order_turns: Callable[[Rules[Any, Any], Any, list[Any], random.Random], list[Any]] | None = None
     widening: float = 2.0  # with order_turns: children of a node of n visits, 1 + widening * sqrt(n)
     #: with order_turns, a position below the root is read (and ordered) up
     #: to this many turns: it only ever widens to a few dozen of them, and
@@ -115,24 +115,24 @@ class Hooks:
 DEFAULT = Hooks()
 
 
-def hooks_for(game: Rules) -> Hooks:
+def hooks_for(game: Rules[Any, Any]) -> Hooks:
     """The game's hooks (``Rules.bot_hooks``), or the defaults."""
     found = game.bot_hooks()
     return DEFAULT if found is None else found
 
 
-def offered(game: Rules) -> tuple[str, ...]:
+def offered(game: Rules[Any, Any]) -> tuple[str, ...]:
     """The levels ``game``'s bot offers players, weakest first."""
     levels = hooks_for(game).levels
     return tuple(name for name in LEVELS if name != "random") if levels is None else levels
 
 
-def level_for(game: Rules, name: str | None) -> Level:
+def level_for(game: Rules[Any, Any], name: str | None) -> Level:
     """The level called ``name`` of ``game``'s bot (None or "": the
     default, medium, or the level above it that the game offers in its
     place, ``played_as``); ``OptionError`` naming the game's levels when it
     offers no such level ("random", for measuring, is always there)."""
-    if not (name or "").strip():  # the default: medium, or the level the game plays it as
+    if not name or not name.strip():  # the default: medium, or the level the game plays it as
         return played_as(game, LEVELS[DEFAULT_LEVEL])
     key = name.strip().lower()
     levels = offered(game)
@@ -142,7 +142,7 @@ def level_for(game: Rules, name: str | None) -> Level:
     return LEVELS[key]
 
 
-def played_as(game: Rules, level: Level) -> Level:
+def played_as(game: Rules[Any, Any], level: Level) -> Level:
     """The level that plays for ``level``: itself when ``game`` offers it
     (or it is random play), else the next level the game offers above it,
     else its strongest (a game made before the game stopped offering a

@@ -63,7 +63,7 @@ def chance_outcome(event: ChanceEvent, rng: random.Random) -> tuple[str, ...]:
     return tuple(rng.sample(list(event.items), event.count))
 
 
-def settle_randomly(game: Rules, state: Any, rng: random.Random) -> Any:
+def settle_randomly(game: Rules[Any, Any], state: Any, rng: random.Random) -> Any:
     """``state`` with every chance event it waits for given a random outcome."""
     event = game.chance(state)
     for _ in range(10_000):
@@ -86,7 +86,7 @@ MAX_TURNS = 3000
 PLAYOUT_TURNS = 100
 
 
-def turns_of(game: Rules, state: Any, limit: int = MAX_TURNS, deadline: float | None = None) -> list[Any]:
+def turns_of(game: Rules[Any, Any], state: Any, limit: int = MAX_TURNS, deadline: float | None = None) -> list[Any]:
     """The legal turns the bot considers (the first ``limit`` when the game
     lists them lazily with ``iter_turns``, fewer when reading them reaches
     ``deadline``, a ``time.process_time()`` value such as
@@ -114,7 +114,7 @@ def turn_limit(playouts: int) -> int:
     return min(MAX_TURNS, max(200, 10 * playouts))
 
 
-def _remembered(known: dict[Any, list[Any]], game: Rules, state: Any, limit: int = MAX_TURNS) -> list[Any]:
+def _remembered(known: dict[Any, list[Any]], game: Rules[Any, Any], state: Any, limit: int = MAX_TURNS) -> list[Any]:
     """``turns_of`` a position, read once per search for positions met
     again (the root, above all); positions that cannot be hashed are read
     each time."""
@@ -134,7 +134,7 @@ def _remembered(known: dict[Any, list[Any]], game: Rules, state: Any, limit: int
 RESERVE = 0.1
 
 
-def search(game: Rules, view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
+def search(game: Rules[Any, Any], view: Any, seat: int, playouts: int, rng: random.Random, hooks: Hooks,
            budget: Budget | None = None, root_turns: list[Any] | None = None) -> SearchResult:
     """Search from ``view`` (what ``seat`` sees, its turn to move) for
     ``playouts`` iterations (fewer if the turn's CPU ``budget`` runs out
@@ -217,13 +217,14 @@ def search(game: Rules, view: Any, seat: int, playouts: int, rng: random.Random,
                         tuple((t, n.visits, n.mean(seat)) for t, n in ranked))
 
 
-def _widen(game: Rules, state: Any, node: Node, turns: list[Any], rng: random.Random,
+def _widen(game: Rules[Any, Any], state: Any, node: Node, turns: list[Any], rng: random.Random,
            hooks: Hooks) -> tuple[Any, list[Any]]:
     """Progressive widening by the game's ``order_turns``: the turn to add
     to ``node`` (the first of its order not yet a child, while the node has
     fewer than ``1 + widening * sqrt(visits)`` children), else None; and
     the children legal here to choose among."""
     if node.order is None:
+        assert hooks.order_turns is not None  # search widens only for a game with order_turns
         node.order = hooks.order_turns(game, state, turns, rng)
     legal = node.legal_set(turns)  # a determinization may have turns another has not
     here = [t for t in node.children if t in legal]
@@ -237,7 +238,7 @@ def _widen(game: Rules, state: Any, node: Node, turns: list[Any], rng: random.Ra
     return None, here
 
 
-def playout(game: Rules, state: Any, rng: random.Random, hooks: Hooks, seat: int,
+def playout(game: Rules[Any, Any], state: Any, rng: random.Random, hooks: Hooks, seat: int,
             chance: random.Random | None = None) -> tuple[float, ...]:
     """Play random turns (or the hook's policy) to the end or the cutoff:
     ``hooks.playout_plies`` turns, then on to the bot's own turn, so that

@@ -45,7 +45,7 @@ class Compared:
     playouts: int  # candidates' playouts in all
 
 
-def compare(game: Rules, view: Any, seat: int, candidates: list[Any], samples: int, rng: random.Random,
+def compare(game: Rules[Any, Any], view: Any, seat: int, candidates: list[Any], samples: int, rng: random.Random,
             hooks: Hooks, budget: Budget | None = None) -> Compared:
     """The best of ``candidates`` (turns of ``view``, ``seat`` to move) by
     their total payoff over ``samples`` paired samples (fewer if the turn's
@@ -58,7 +58,7 @@ def compare(game: Rules, view: Any, seat: int, candidates: list[Any], samples: i
                       _played(game, hooks, seat), budget)
 
 
-def _played(game: Rules, hooks: Hooks, seat: int) -> Callable[[Any, int], float]:
+def _played(game: Rules[Any, Any], hooks: Hooks, seat: int) -> Callable[[Any, int], float]:
     """A candidate's worth in a sample: its playout from the position after
     it, the sample's seed giving the chance and the playout's turns."""
     def played(after: Any, seed: int) -> float:
@@ -87,7 +87,7 @@ class _Clock:
         return budget.would_overrun(self.longest + mcts.RESERVE * (budget.seconds or 0.0))
 
 
-def _sample(game: Rules, state: Any, candidates: list[Any], indices: list[int], totals: list[float],
+def _sample(game: Rules[Any, Any], state: Any, candidates: list[Any], indices: list[int], totals: list[float],
             judge: Callable[[Any, int], float], seed: int) -> None:
     """Adds each candidate's worth in one sample (``state``, ``seed``) to
     its total; a candidate that the dealt state refuses scores 0."""
@@ -99,8 +99,8 @@ def _sample(game: Rules, state: Any, candidates: list[Any], indices: list[int], 
         totals[index] += judge(after, seed)
 
 
-def compare_by(game: Rules, view: Any, seat: int, candidates: list[Any], samples: int, rng: random.Random,
-               determinize: Callable[[Rules, Any, int, random.Random], Any], judge: Callable[[Any, int], float],
+def compare_by(game: Rules[Any, Any], view: Any, seat: int, candidates: list[Any], samples: int, rng: random.Random,
+               determinize: Callable[[Rules[Any, Any], Any, int, random.Random], Any], judge: Callable[[Any, int], float],
                budget: Budget | None = None) -> Compared:
     """``compare`` with each candidate's worth in a sample given by
     ``judge(position after it, the sample's seed)`` (``compare``'s: a
@@ -120,7 +120,7 @@ def compare_by(game: Rules, view: Any, seat: int, candidates: list[Any], samples
     return Compared(candidates[best], totals[best] / done, done, done * len(candidates))
 
 
-def halve(game: Rules, view: Any, seat: int, candidates: list[Any], playouts: int, rng: random.Random,
+def halve(game: Rules[Any, Any], view: Any, seat: int, candidates: list[Any], playouts: int, rng: random.Random,
           hooks: Hooks, budget: Budget | None = None) -> Compared:
     """The best of ``candidates`` by sequential halving on the same luck:
     ``playouts`` (candidates' playouts, each a ``compare`` sample of one
@@ -133,8 +133,8 @@ def halve(game: Rules, view: Any, seat: int, candidates: list[Any], playouts: in
                     _played(game, hooks, seat), budget)
 
 
-def halve_by(game: Rules, view: Any, seat: int, candidates: list[Any], playouts: int, rng: random.Random,
-             determinize: Callable[[Rules, Any, int, random.Random], Any], judge: Callable[[Any, int], float],
+def halve_by(game: Rules[Any, Any], view: Any, seat: int, candidates: list[Any], playouts: int, rng: random.Random,
+             determinize: Callable[[Rules[Any, Any], Any, int, random.Random], Any], judge: Callable[[Any, int], float],
              budget: Budget | None = None) -> Compared:
     """``halve`` with each candidate's worth in a sample given by ``judge``
     and the sample's position dealt by ``determinize`` (as ``compare_by``)."""

@@ -28,7 +28,7 @@ def from_ranking(ranking: list[tuple[int, ...]], players: int) -> tuple[float, .
     return tuple(pay)
 
 
-def final(game: Rules, state: Any) -> tuple[float, ...]:
+def final(game: Rules[Any, Any], state: Any) -> tuple[float, ...]:
     """The payoff of a finished game."""
     players = game.players(state)
     if players == 1:
@@ -37,7 +37,7 @@ def final(game: Rules, state: Any) -> tuple[float, ...]:
     return from_ranking(game.ranking(state), players)
 
 
-def guess(game: Rules, state: Any) -> tuple[float, ...]:
+def guess(game: Rules[Any, Any], state: Any) -> tuple[float, ...]:
     """The generic worth of an unfinished position: by ``scores`` when the
     game keeps them (higher is better), pulled halfway to an even share."""
     players = game.players(state)

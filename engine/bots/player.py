@@ -43,7 +43,7 @@ def _rng(seed: Any) -> random.Random:
     return random.Random(str(seed))
 
 
-def random_turn(game: Rules, view: Any, seed: Any = 0) -> Any:
+def random_turn(game: Rules[Any, Any], view: Any, seed: Any = 0) -> Any:
     """A uniformly random legal turn."""
     turns = mcts.turns_of(game, view)
     if not turns:
@@ -51,7 +51,7 @@ def random_turn(game: Rules, view: Any, seed: Any = 0) -> Any:
     return _rng(seed).choice(turns)
 
 
-def choose(game: Rules, view: Any, seat: int, level: Level | str | None = None, seed: Any = 0,
+def choose(game: Rules[Any, Any], view: Any, seat: int, level: Level | str | None = None, seed: Any = 0,
            timed: bool = True) -> Choice:
     """The bot's turn for ``seat`` in ``view`` (``game.view(state, seat)``)
     at ``level`` (one the game does not offer plays as the next it offers
@@ -70,7 +70,7 @@ def choose(game: Rules, view: Any, seat: int, level: Level | str | None = None, 
         raise ValueError(f"it is not seat {seat}'s turn")
     rng = _rng(seed)
     if hooks.choose is not None and level.playouts:
-        decided = hooks.choose(game, view, seat, level, rng, budget)  # the cap, timed or not, is the budget
+        decided: Choice | None = hooks.choose(game, view, seat, level, rng, budget)  # the cap, timed or not, is the budget
         if decided is not None:
             hopeless = decided.value is not None and decided.value < HOPELESS
             return replace(decided, resign=hopeless and _proven_lost(game, view, seat, mcts.turns_of(game, view)))
@@ -89,7 +89,7 @@ def choose(game: Rules, view: Any, seat: int, level: Level | str | None = None, 
     return Choice(found.turn, found.value, resign, found.playouts, "search")
 
 
-def _winning_turn(game: Rules, view: Any, seat: int, turns: list[Any]) -> Any:
+def _winning_turn(game: Rules[Any, Any], view: Any, seat: int, turns: list[Any]) -> Any:
     """A turn after which the game is over with ``seat`` the only winner."""
     if len(turns) > 400:
         return None
@@ -105,7 +105,7 @@ def _winning_turn(game: Rules, view: Any, seat: int, turns: list[Any]) -> Any:
     return None
 
 
-def _proven_lost(game: Rules, view: Any, seat: int, turns: list[Any]) -> bool:
+def _proven_lost(game: Rules[Any, Any], view: Any, seat: int, turns: list[Any]) -> bool:
     """True when every turn of ``seat`` allows a reply that ends the game
     with ``seat`` last, or ends it so itself: a loss beyond doubt.  Only
     for two players and positions where no chance comes between."""
