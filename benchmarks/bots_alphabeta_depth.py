@@ -7,8 +7,8 @@ between easy and medium bots, untimed; on each, the search of
 strongest's level (5 turns ahead within 240,000 positions) and the
 search 5 turns ahead within 4,000,000 (in practice, complete) are run.
 Printed: per position the depth each completed, its positions and CPU,
-and whether their turns agree; then the totals.  docs/bots.md quotes a
-run of 6 games (28 positions, 2026-12-03).
+and whether their turns agree; then the totals.  benchmarks/results/bots_experiments.md
+quotes a run of 6 games (28 positions, 2026-12-03).
 """
 import random
 import sys

@@ -9,7 +9,7 @@ paired samples of every candidate, and ``paired.compare`` (300 playouts
 in equal shares) and ``paired.halve`` (300 playouts halved round by round)
 each choose 3 times.  Printed: each one's mean regret (the judge's best
 value less the judge's value of the pick) and how often it picked the
-judge's best, with their CPU.  docs/bots.md quotes a run of
+judge's best, with their CPU.  benchmarks/results/bots_experiments.md quotes a run of
 ``alheimur 12 10 200`` and ``taiga 12 6 300`` (2026-12-03).
 """
 import random

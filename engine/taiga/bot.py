@@ -36,7 +36,7 @@ is left (a camp kept counts for itself and for the open forests it
 reaches).  Comparing the turns best by the prospects with paired playouts
 (version 7's medium) or after the next player's best reply (version 7's
 strongest) was no stronger than this greedy choice: the tile draws decide
-most of what is left (docs/bots.md).
+most of what is left (benchmarks/results/bots_experiments.md).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ PROSPECT_MEEPLE = 1.5
 #: roads grow to it and every forest it reaches pays $3 at the end.  Until
 #: then a camp laid where its road reached no forest was worth less than the
 #: meeple kept for it, and medium and hard left about one camp in nine they
-#: drew without a keeper, with meeples in hand (see docs/bots.md)
+#: drew without a keeper, with meeples in hand (see benchmarks/results/bots_experiments.md)
 PROSPECT_KEEPER = 12.0
 #: of what logging a lumberjack's forest would pay ($2 a tile and its values)
 PROSPECT_LUMBERJACK = 0.6
