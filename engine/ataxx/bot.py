@@ -16,7 +16,7 @@ from engine.bots.hooks import Hooks
 SCALE = 6.0  # pieces ahead for ~76% (tanh(1))
 
 
-def evaluate(game: Rules, state: Any) -> tuple[float, ...]:
+def evaluate(game: Rules[Any, Any], state: Any) -> tuple[float, ...]:
     x, o = game.scores(state)
     first = 0.5 + 0.5 * math.tanh((x - o) / SCALE)
     return (first, 1.0 - first)

@@ -99,7 +99,7 @@ class AtaxxGame(Rules[AtaxxState, AtaxxMove]):
             raise GameOverError(_('the game is over; no more moves can be played'))
         own, empty = state.side(state.turn), state.empty
         side = "xo"[state.turn]
-        if move.is_pass:
+        if move.to is None:  # a pass
             if can_move(own, empty):
                 raise IllegalTurnError(_('{side} has a move, so may not pass (0000)', side=side))
             return
@@ -123,7 +123,7 @@ class AtaxxGame(Rules[AtaxxState, AtaxxMove]):
         self.check(state, move)
         own, opp = state.side(state.turn), state.side(1 - state.turn)
         halfmove = state.halfmove + 1
-        if not move.is_pass:
+        if move.to is not None:  # not a pass
             flips = NEAR[move.to] & opp
             own |= (1 << move.to) | flips
             opp ^= flips
