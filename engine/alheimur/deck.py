@@ -81,14 +81,6 @@ def territories(card: str) -> list[tuple[str, tuple[int, ...]]]:
     return [(e, tuple(tiles)) for e, tiles in seen.items()]
 
 
-def is_card(text: str) -> bool:
-    """True when ``text`` (upper case) is a card of the deck or one turned."""
-    return text in _NAMES or turned(text) in _NAMES
-
-
-_NAMES = frozenset(DECK)
-
-
 def census() -> dict[str, tuple[int, int]]:
     """Per element: (territories, tiles) over the whole deck."""
     terr: Counter[str] = Counter()

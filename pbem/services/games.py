@@ -410,8 +410,4 @@ def abandon(session: Session, game_id: Any, player: Player) -> Game:
     return game
 
 
-def seat_statuses(session: Session, game: Game) -> list[tuple[Seat, Player]]:
-    return seated_players(session, game)
-
-
 __all__ = ["create_game", "join", "accept", "decline", "resign", "offer_draw", "accept_draw", "abandon", "DECLINED"]

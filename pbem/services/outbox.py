@@ -1,7 +1,7 @@
 """Mail waiting to be sent.  Services queue messages here inside their own
 transaction, so a message exists exactly when the change it reports does.
-The mail issue's sender sends and marks them; the embedded default shows them
-at /dev/mail.
+``pbem.mailrobot.outgoing.drain`` sends and marks them; the embedded default
+shows them at /dev/mail.
 
 An address that refused all mail (``pbem.services.refusals``) gets none:
 ``queue`` is the one place every outgoing mail passes, and it drops mail to
@@ -78,8 +78,3 @@ def refusing_among(refused: set[str], to: str) -> bool:
 
 def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:
     return list(session.exec(select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)))
-
-
-def unsent(session: Session) -> list[OutboxMessage]:
-    """Messages not yet sent, oldest first: the mail sender's work list."""
-    return list(session.exec(select(OutboxMessage).where(OutboxMessage.sent_at.is_(None)).order_by(OutboxMessage.id)))

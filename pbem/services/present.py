@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError
-from pbem.models import OPEN_STATUSES, Game, Player, Seat
+from pbem.models import OPEN_STATUSES, Game, Player
 from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, turns_of
 from notation.base import player_colour
 from pbem.services import gamestate, par, results, seat_settings, sweep
@@ -187,7 +187,3 @@ def turn_data(turn, kind, position: str, game: Game | None = None, seat: int | N
         "position": position,
         "created_at": turn.created_at,
     }
-
-
-def seat_map(session: Session, game: Game) -> dict[int, Seat]:
-    return {seat.number: seat for seat, _ in seated_players(session, game)}

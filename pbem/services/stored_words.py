@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable
 
 from pbem.catalogues import SOURCES, read
 
@@ -104,10 +103,6 @@ def shown(text: object, language: str | None, depth: int = 3) -> str:
         if bare != text[:-1]:
             return bare + "."
     return text
-
-
-def all_shown(texts: Iterable[object], language: str | None) -> list[str]:
-    return [shown(text, language) for text in texts]
 
 
 def shown_lines(text: str, language: str | None) -> str:
