@@ -26,7 +26,7 @@ from engine.attactics.threats import best_capture
 SCALE = 3.0  # pyramids ahead for ~76% (tanh(1))
 
 
-def evaluate(game: Rules, state: Any) -> tuple[float, ...]:
+def evaluate(game: Rules[Any, Any], state: Any) -> tuple[float, ...]:
     scores = game.scores(state)
     if len(scores) != 2:
         return payoff.guess(game, state)
@@ -50,13 +50,13 @@ THREATS_FROM = 6000
 THREATS_NODES = 16
 
 
-def evaluate_threats(game: Rules, state: Any) -> tuple[float, ...]:
+def evaluate_threats(game: Rules[Any, Any], state: Any) -> tuple[float, ...]:
     """As ``evaluate``, with half the best capture the player to move has
     counted to them (more than two players: ``evaluate``)."""
     scores = game.scores(state)
     if len(scores) != 2:
         return payoff.guess(game, state)
-    lead = scores[0] - scores[1]
+    lead: float = scores[0] - scores[1]
     if state.to_move is not None:
         threat = THREAT * best_capture(state, state.to_move)
         lead += threat if state.to_move == 0 else -threat
@@ -67,7 +67,7 @@ _PLAIN = chooser(evaluate)
 _THREATS = chooser(evaluate_threats, THREATS_NODES, remember=True)  # a position's estimate kept for the turn
 
 
-def choose(game: Rules, view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
+def choose(game: Rules[Any, Any], view: Any, seat: int, level: Any, rng: random.Random, budget: Budget) -> Any:
     """The alpha-beta search, judging by ``evaluate_threats`` from strongest
     up and by ``evaluate`` below."""
     pick = _THREATS if level.playouts >= THREATS_FROM else _PLAIN

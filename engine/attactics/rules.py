@@ -23,12 +23,12 @@ from engine.attactics.board import (
     size_of,
     square_name,
 )
-from engine.attactics.settle import Captures, Reductions, Work
+from engine.attactics.settle import Captures, OutcomeKey, Reductions, Work
 from engine.attactics.state import AttacticsState, Fill, Grow, Move, Shrink, Turn
 from engine.base import Rules, Result, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 
-Outcomes = dict[tuple, list[frozenset[Fill]]]
+Outcomes = dict[OutcomeKey, list[frozenset[Fill]]]
 _LISTED = 12  # options listed in an error message at most
 
 
@@ -113,15 +113,18 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
 
     def _not_yours(self, state: AttacticsState, square: int) -> str:
         mine = [s for s, p in enumerate(state.board) if p and owner(p) == state.to_move]
+        mover = state.to_move
+        assert mover is not None  # prepare refuses a finished game first
         piece = state.board[square]
         what = "is empty" if not piece else f"holds a piece of player {owner(piece) + 1}"
         return (
-            f"{square_name(square)} {what}; player {state.to_move + 1} plays with one of their own "
+            f"{square_name(square)} {what}; player {mover + 1} plays with one of their own "
             f"pieces, on {names(mine)}"
         )
 
     def _move(self, state: AttacticsState, work: Work, turn: Move) -> tuple[Work, Captures | None]:
         mover, frm, to = state.to_move, turn.frm, turn.to
+        assert mover is not None  # prepare refuses a finished game first
         if not isinstance(to, int) or to not in REACH[frm] or state.board[to]:
             free = [s for s in REACH[frm] if not state.board[s]]
             where = names(free) if free else "nowhere: every square within two is taken"
@@ -156,6 +159,7 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
 
     def _grow(self, state: AttacticsState, work: Work, square: int) -> tuple[Work, Reductions | None]:
         mover, size = state.to_move, size_of(state.board[square])
+        assert mover is not None  # prepare refuses a finished game first
         if size == 3:
             raise IllegalTurnError(_('the piece on {square} is large and cannot grow', square=square_name(square)))
         if not state.stashes[mover][size]:
@@ -169,6 +173,7 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
 
     def _shrink(self, state: AttacticsState, work: Work, square: int) -> tuple[Work, Captures | None]:
         mover, size = state.to_move, size_of(state.board[square])
+        assert mover is not None  # prepare refuses a finished game first
         if size > 1 and not state.stashes[mover][size - 2]:
             raise IllegalTurnError(
                 _("no {size_words} pyramid is left in player {value}'s stash to shrink {square}", size_words=SIZE_WORDS[size - 1], value=mover + 1, square=square_name(square))
@@ -183,7 +188,7 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
         return work, self._capture(work, mover, square, 3, frozenset((square,)))
 
     # -- the turn, second part: the mover's choices ----------------------
-    def outcomes(self, work: Work, pending: Captures | Reductions | None) -> tuple[Outcomes, dict[tuple, Work]]:
+    def outcomes(self, work: Work, pending: Captures | Reductions | None) -> tuple[Outcomes, dict[OutcomeKey, Work]]:
         """Every distinct end of the turn, keyed by the final position, with
         the fill sets that produce it, and the finished boards."""
         if pending is None:
@@ -195,14 +200,14 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
                 fill_sets = list(settle.capture_fills(work, pending))
             mover = pending.mover
 
-            def make(done: Work, fills: frozenset[Fill]) -> None:
+            def make(done: Work, fills: frozenset[Fill], /) -> None:  # positional, as settle.reduce is called
                 settle.place_fills(done, mover, fills)
 
         else:
             fill_sets = settle.reduction_fills(work, pending)
             make = settle.reduce
         outcomes: Outcomes = {}
-        boards: dict[tuple, Work] = {}
+        boards: dict[OutcomeKey, Work] = {}
         for fills in fill_sets:
             done = work.copy()
             make(done, fills)
@@ -248,7 +253,7 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
         )
 
     @staticmethod
-    def _options(bare: Turn, index: settle.Index, keys: list[tuple]) -> str:
+    def _options(bare: Turn, index: settle.Index, keys: list[OutcomeKey]) -> str:
         canonical = index.canonical_all()
         texts = sorted(turn_text(_with_fills(bare, canonical[k])) for k in keys)
         more = f" and {len(texts) - _LISTED} more" if len(texts) > _LISTED else ""
@@ -274,8 +279,9 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
     def finish(state: AttacticsState, work: Work) -> AttacticsState:
         """The position after a turn: eliminations and the end (ruling 10)."""
         mover, players = state.to_move, state.players
+        assert mover is not None  # a turn (or a forfeit) of a game that goes on
         counts = [PIECES - sum(stash) for stash in work.stashes]  # every pyramid not in a stash is on the board (ruling 8)
-        stashes = tuple(tuple(s) for s in work.stashes)
+        stashes = tuple((s[0], s[1], s[2]) for s in work.stashes)  # small, medium, large
         after = [(mover + i) % players for i in range(players)]  # mover first, then turn order
         full = [p for p in after if counts[p] == PIECES]
         alive = [p for p in after[1:] + after[:1] if counts[p]]
@@ -288,7 +294,7 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
     def legal_turns(self, state: AttacticsState) -> list[Turn]:
         if state.to_move is None:
             return []
-        return [turn for turn, _work in self._listed(state, named=True)]
+        return [turn for turn, _work in self._listed(state, named=True) if turn is not None]  # named: never None
 
     def next_states(self, state: AttacticsState) -> Iterator[AttacticsState]:
         """The position after each legal turn, the boards found as the
@@ -297,12 +303,14 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
         position of many captures took a third of a second)."""
         if state.to_move is None:
             return iter(())
-        return (self.finish(state, work) for _turn, work in self._listed(state, named=False))
+        return (self.finish(state, work) for _turn, work in self._listed(state, named=False)
+                if work is not None)  # not named: never None
 
     def _listed(self, state: AttacticsState, named: bool) -> Iterator[tuple[Turn | None, Work | None]]:
         """The legal turns in order, with no board (``named``), or the
         board after each, with the turn only where it leaves no choice."""
         mover, board = state.to_move, state.board
+        assert mover is not None  # turns are listed only while someone is to move
         stash = state.stashes[mover]
         mine = sorted((s for s, p in enumerate(board) if p and owner(p) == mover), key=order)
         for frm in mine:
@@ -342,6 +350,7 @@ class AttacticsGame(Rules[AttacticsState, Turn]):
         directly: the search meets many, and ``prepare`` checks each again."""
         work = Work(state.board, state.stashes)
         if clone:
+            assert state.to_move is not None  # listed only while someone is to move
             work.take(to, state.to_move, placed)
         else:
             work.board[to], work.board[frm] = work.board[frm], 0

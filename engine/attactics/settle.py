@@ -23,6 +23,11 @@ from engine.attactics.board import code, order, owner, size_of
 from engine.attactics.state import Fill
 
 
+#: an outcome of a turn, as ``Work.key`` gives it: the final board and
+#: stashes (``()`` for a turn that leaves nothing to settle)
+OutcomeKey = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | tuple[()]
+
+
 class Work:
     """A mutable board and stashes, for building the next position."""
 
@@ -44,7 +49,7 @@ class Work:
         self.stashes[owner(piece)][size_of(piece) - 1] += 1
         self.board[square] = 0
 
-    def key(self) -> tuple:
+    def key(self) -> OutcomeKey:
         return tuple(self.board), tuple(tuple(s) for s in self.stashes)
 
 
@@ -105,7 +110,9 @@ def tokens(fills: Iterable[Fill]) -> frozenset[Fill]:
 
 def writable(clause: Iterable[Fill]) -> tuple[Fill, ...]:
     """Tokens back as fills, pairing board squares and sources in order."""
-    plain, board, used = [], {}, {}
+    plain: list[Fill] = []
+    board: dict[int, list[int]] = {}
+    used: dict[int, list[int]] = {}
     for token in clause:
         if token.source == BOARD:
             board.setdefault(token.size, []).append(token.square)
@@ -129,7 +136,7 @@ def capture_fills(work: Work, captures: Captures) -> list[frozenset[Fill]]:
         piece = board[square]
         if piece and owner(piece) == captures.mover and square not in captures.forbidden:
             available[size_of(piece)].append(square)
-    memo: dict = {}
+    memo: dict[tuple[frozenset[int], tuple[int, ...], tuple[int, ...]], set[frozenset[Fill]]] = {}
 
     def serve(remaining: frozenset[int], stash: tuple[int, ...], used: tuple[int, ...]) -> set[frozenset[Fill]]:
         if not remaining:
@@ -242,15 +249,15 @@ class Index:
     """Which outcomes a token set can mean, found by set intersection: each
     token maps to the (outcome, token set) pairs holding it."""
 
-    def __init__(self, outcomes: dict[tuple, list[frozenset[Fill]]]):
+    def __init__(self, outcomes: dict[OutcomeKey, list[frozenset[Fill]]]):
         self.outcomes = outcomes
-        self.by_token: dict[Fill, set[tuple[tuple, int]]] = {}
+        self.by_token: dict[Fill, set[tuple[OutcomeKey, int]]] = {}
         for key, sets in outcomes.items():
             for i, fills in enumerate(sets):
                 for fill in fills:
                     self.by_token.setdefault(fill, set()).add((key, i))
 
-    def matching(self, clause: frozenset[Fill]) -> list[tuple]:
+    def matching(self, clause: frozenset[Fill]) -> list[OutcomeKey]:
         """The outcomes some token set of which includes ``clause``."""
         if not clause:
             return list(self.outcomes)
@@ -258,11 +265,11 @@ class Index:
         keys = {key for key, _ in groups[0].intersection(*groups[1:])}
         return [k for k in self.outcomes if k in keys]
 
-    def canonical(self, key: tuple) -> tuple[Fill, ...]:
+    def canonical(self, key: OutcomeKey) -> tuple[Fill, ...]:
         """The fewest fills (first in notation order) that single out ``key``."""
         return self.canonical_all(key)[key]
 
-    def canonical_all(self, wanted: tuple | None = None) -> dict[tuple, tuple[Fill, ...]]:
+    def canonical_all(self, wanted: OutcomeKey | None = None) -> dict[OutcomeKey, tuple[Fill, ...]]:
         """The canonical fills of every outcome (or at least of ``wanted``):
         for each count of squares, each choice of squares in notation order,
         the first clause of an outcome that no other outcome shares."""
@@ -271,20 +278,20 @@ class Index:
             return {keys[0]: ()}
         ordered = {k: sorted(sets, key=lambda a: sorted(map(fill_key, a))) for k, sets in self.outcomes.items()}
         squares = affected(self.outcomes)
-        result: dict[tuple, tuple[Fill, ...]] = {}
+        result: dict[OutcomeKey, tuple[Fill, ...]] = {}
         for count in range(1, len(squares) + 1):
             for chosen in combinations(squares, count):
                 inside = set(chosen)
                 clauses = {k: [c for a in ordered[k] for c in _clauses(a, inside)] for k in keys}
-                owners: dict[frozenset[Fill], set[tuple]] = {}
+                owners: dict[frozenset[Fill], set[OutcomeKey]] = {}
                 for k, found in clauses.items():
                     for clause in found:
                         owners.setdefault(clause, set()).add(k)
                 for k in keys:
                     if k not in result:
-                        clause = next((c for c in clauses[k] if len(owners[c]) == 1), None)
-                        if clause is not None:
-                            result[k] = writable(clause)
+                        single = next((c for c in clauses[k] if len(owners[c]) == 1), None)
+                        if single is not None:
+                            result[k] = writable(single)
                 if len(result) == len(keys) or wanted in result:
                     return result
         raise AssertionError(_('an outcome that no fills single out'))  # pragma: no cover
@@ -305,7 +312,7 @@ def _clauses(assignment: frozenset[Fill], inside: set[int]) -> list[frozenset[Fi
     ]
 
 
-def affected(outcomes: dict[tuple, list[frozenset[Fill]]]) -> list[int]:
+def affected(outcomes: dict[OutcomeKey, list[frozenset[Fill]]]) -> list[int]:
     """The squares a turn's fills may name: captured and reduced squares."""
     squares = {f.square for sets in outcomes.values() for s in sets for f in s if f.source != USED}
     return sorted(squares, key=order)

@@ -33,14 +33,14 @@ class AttacticsState:
         for piece in self.board:
             if piece and owner(piece) == player:
                 counts[size_of(piece) - 1] += 1
-        return tuple(counts)
+        return counts[0], counts[1], counts[2]
 
     def is_out(self, player: int) -> bool:
         return self.on_board(player) == 0
 
     @staticmethod
     def stash_from(counts: tuple[int, int, int]) -> tuple[int, int, int]:
-        return tuple(PIECES_PER_SIZE - c for c in counts)
+        return PIECES_PER_SIZE - counts[0], PIECES_PER_SIZE - counts[1], PIECES_PER_SIZE - counts[2]
 
 
 @dataclass(frozen=True, slots=True)
