@@ -13,7 +13,8 @@ The package is a library the server calls; it never touches the database.
 * :mod:`mail.commands` -- the command language of mail to the robot.
 * :mod:`mail.tokens` -- signed ``play+<token>@<domain>`` reply addresses.
 * :mod:`mail.compose` -- notifications and replies as ``EmailMessage``.
-* :mod:`mail.send` -- SMTP sender, ``.eml`` folder sink, and the outbox drain loop.
+* :mod:`mail.send` -- SMTP sender and ``.eml`` folder sink.
+* :mod:`mail.drain` -- the outbox drain loop (backoff, kinds of failure).
 
 See ``docs/mail.md`` for the design and the command syntax.
 """

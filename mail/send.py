@@ -12,8 +12,7 @@ login refused) raises ``SendError(unreachable=True)``; a 5xx refusal
 :class:`EmlFolderSink` is the embedded default's sender: it stores each message
 as an ``.eml`` file in a folder (``instance/mail/`` for instance).
 
-The outbox loop (:func:`drain`, :class:`Backoff`, :class:`Outgoing`...) lives
-in :mod:`mail.drain` and is importable from here too.
+The outbox loop (``drain``, ``Backoff``, ``Outgoing``...) is :mod:`mail.drain`.
 """
 from __future__ import annotations
 
@@ -295,10 +294,3 @@ def wait_for_port(host: str, port: int, timeout: float = 5.0) -> bool:
         except OSError:
             time.sleep(0.05)
     return False
-
-
-from mail.drain import (  # noqa: E402 - the outbox loop, importable from here as before
-    OUTAGE, PERMANENT, REFUSED, UNCERTAIN, Backoff, DrainResult, Failure, Outgoing, drain, failure_of)
-
-__all__ = ["Sender", "SmtpConfig", "SmtpSender", "EmlFolderSink", "wait_for_port", "Backoff", "DrainResult", "Failure",
-           "Outgoing", "drain", "failure_of", "OUTAGE", "PERMANENT", "REFUSED", "UNCERTAIN"]

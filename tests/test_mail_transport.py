@@ -23,7 +23,8 @@ from mail.errors import SendError
 from mail.imap import ImapConfig, poll_imap
 from mail.keys import message_key
 from mail.receive import ingest, ingest_stream, start_listener
-from mail.send import Backoff, EmlFolderSink, Outgoing, SmtpConfig, SmtpSender, drain, wait_for_port
+from mail.drain import Backoff, Outgoing, drain
+from mail.send import EmlFolderSink, SmtpConfig, SmtpSender, wait_for_port
 
 DOMAIN = "pbem.test"
 LOOP = "pbem@pbem.test"

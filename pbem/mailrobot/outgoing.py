@@ -10,7 +10,7 @@ mail for replies); Reply-To the player's signed ``play+<token>@`` address for
 the game, so a plain "Reply" reaches the robot with the token; Auto-Submitted.
 
 ``drain`` sends what is due through SMTP (or the ``.eml`` folder of the
-embedded default) with ``mail.send.drain``, one row at a time over one
+embedded default) with ``mail.drain.drain``, one row at a time over one
 connection, page after page while rows are due, for at most
 ``MAIL_SEND_BUDGET`` seconds.  Each row is reserved (a conditional UPDATE
 with a random ``lease`` token) just before it is sent, for ``reservation``
@@ -45,8 +45,9 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
 from mail.compose import compose_notification, game_root_id, Thread
-from mail.send import (PERMANENT, UNCERTAIN, DrainResult, EmlFolderSink, Failure, Outgoing, Sender, SmtpSender,
-                       drain as send_drain)
+from mail.drain import PERMANENT, UNCERTAIN, DrainResult, Failure, Outgoing
+from mail.drain import drain as send_drain
+from mail.send import EmlFolderSink, Sender, SmtpSender
 from mail.tokens import make_reply_address
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config

@@ -11,7 +11,8 @@ from typing import Any, Mapping
 from flask import Flask
 
 from mail.imap import ImapConfig
-from mail.send import Backoff, SmtpConfig
+from mail.drain import Backoff
+from mail.send import SmtpConfig
 
 REPLY_PREFIX = "play"
 
