@@ -9,6 +9,8 @@ file 0 = file a.  Square contents are single characters:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 SIZE = 5
 SQUARES = range(SIZE * SIZE)
 EMPTY, SEEDLING, SAPLING, MATURE, PROTESTED = ".", "s", "S", "M", "P"
@@ -38,7 +40,7 @@ def order(square: int) -> tuple[int, int]:
     return (square % SIZE, square // SIZE)
 
 
-def names(squares) -> str:
+def names(squares: Iterable[int]) -> str:
     """Square names, comma-separated, in notation order."""
     return ", ".join(square_name(s) for s in sorted(squares, key=order))
 

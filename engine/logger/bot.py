@@ -44,7 +44,7 @@ from engine.bots.hooks import Hooks
 from engine.errors import PbemError
 from engine.logger.board import LINES, MATURE, MATURE_TREES, NEIGHBOURS, ray
 from engine.logger.growth import GROW
-from engine.logger.state import Chop, LoggerState, LoggerTurn
+from engine.logger.state import Chop, LoggerState, LoggerTurn, Turn
 
 SCALE = 3.0  # points ahead for ~76% (tanh(1))
 MOVER_THREAT = 0.8  # share of the player to move's best next chop counted as theirs
@@ -101,7 +101,7 @@ def worth(state: LoggerState) -> list[float]:
     return values
 
 
-def evaluate(game: Rules, state: LoggerState) -> tuple[float, ...]:
+def evaluate(game: Rules[LoggerState, Turn], state: LoggerState) -> tuple[float, ...]:
     """A cut-off playout's worth to each player, 0 to 1: their ``worth``
     against the best of the others', smoothly (two players: summing to 1)."""
     values = worth(state)
@@ -117,7 +117,7 @@ def evaluate(game: Rules, state: LoggerState) -> tuple[float, ...]:
     return tuple(result)
 
 
-def _chopped(game: Rules, state: LoggerState, turn: Any) -> int:
+def _chopped(game: Rules[LoggerState, Turn], state: LoggerState, turn: Any) -> int:
     """The points ``turn`` scores (0 for a turn that chops nothing)."""
     if not isinstance(turn, LoggerTurn) or not isinstance(turn.action, Chop):
         return 0
@@ -125,10 +125,12 @@ def _chopped(game: Rules, state: LoggerState, turn: Any) -> int:
         after = game.apply(state, turn)
     except PbemError:
         return 0
-    return after.scores[state.to_move] - state.scores[state.to_move]
+    mover = state.to_move
+    assert mover is not None  # a turn of a game that goes on
+    return after.scores[mover] - state.scores[mover]
 
 
-def playout_turn(game: Rules, state: LoggerState, turns: list[Any], rng: random.Random) -> Any:
+def playout_turn(game: Rules[LoggerState, Turn], state: LoggerState, turns: list[Any], rng: random.Random) -> Any:
     """Mostly the turn that chops the most trees, else a random turn."""
     chops = [t for t in turns if isinstance(t, LoggerTurn) and isinstance(t.action, Chop)]
     if chops and rng.random() < GREEDY:
@@ -138,10 +140,11 @@ def playout_turn(game: Rules, state: LoggerState, turns: list[Any], rng: random.
     return rng.choice(turns)
 
 
-def order_turns(game: Rules, state: LoggerState, turns: list[Any], rng: random.Random) -> list[Any]:
+def order_turns(game: Rules[LoggerState, Turn], state: LoggerState, turns: list[Any], rng: random.Random) -> list[Any]:
     """``turns`` best first at a glance: the mover's evaluation after each
     (its points scored included), ties in ``rng``'s order."""
     mover = state.to_move
+    assert mover is not None  # the turns of a game that goes on
     shuffled = list(turns)
     rng.shuffle(shuffled)
     glance = []

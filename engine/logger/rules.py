@@ -118,7 +118,9 @@ class LoggerGame(Rules[LoggerState, Turn]):
 
     def _main_turns(self, state: LoggerState) -> Iterator[LoggerTurn]:
         player = state.to_move
+        assert player is not None  # listed only while someone is to move
         start = state.logger_square(player)
+        assert start is not None  # after the setup round, every logger is on the board
         supply = state.supplies[player]
         for dest in [None, *self.destinations(state, start)]:
             square = start if dest is None else dest
@@ -174,6 +176,7 @@ class LoggerGame(Rules[LoggerState, Turn]):
         return self._act(state, board, square, turn.action)
 
     def _apply_setup(self, state: LoggerState, turn: SetupTurn) -> LoggerState:
+        assert state.to_move is not None  # apply refuses a finished game first
         if not state.in_setup:
             raise IllegalTurnError(_('the setup round is over; every logger is already on the board'))
         free = state.free_corners()
@@ -188,7 +191,9 @@ class LoggerGame(Rules[LoggerState, Turn]):
         return LoggerState("".join(board), following, state.scores, state.supplies, state.spawn)
 
     def _logger_after_move(self, state: LoggerState, turn: LoggerTurn) -> int:
+        assert state.to_move is not None  # apply refuses a finished game first
         start = state.logger_square(state.to_move)
+        assert start is not None  # after the setup round, every logger is on the board
         if turn.move_to is None:
             return start
         reachable = self.destinations(state, start)
@@ -206,7 +211,9 @@ class LoggerGame(Rules[LoggerState, Turn]):
 
     def _grown(self, state: LoggerState, turn: LoggerTurn) -> tuple[list[str], int]:
         """The board after movement and growth, and the logger's square."""
+        assert state.to_move is not None  # apply refuses a finished game first
         start = state.logger_square(state.to_move)
+        assert start is not None  # after the setup round, every logger is on the board
         square = self._logger_after_move(state, turn)
         board = self._moved(state, start, square)
         spawners = growth.grow(board, square)
@@ -215,6 +222,7 @@ class LoggerGame(Rules[LoggerState, Turn]):
 
     def _act(self, state: LoggerState, board: list[str], logger: int, action: Action | None) -> LoggerState:
         player = state.to_move
+        assert player is not None  # apply refuses a finished game first
         scores = list(state.scores)
         supplies = list(state.supplies)
         possible = self.actions(board, logger, supplies[player])
@@ -249,6 +257,7 @@ class LoggerGame(Rules[LoggerState, Turn]):
 
     def _next(self, state: LoggerState, board: list[str], scores: list[int], supplies: list[int]) -> int | None:
         player = state.to_move
+        assert player is not None  # after a turn of a game that went on
         if player == state.players - 1 and max(scores) >= WINNING_SCORE:
             return None
         if self.is_dead(board, supplies):
@@ -352,7 +361,9 @@ class LoggerGame(Rules[LoggerState, Turn]):
         if isinstance(turn, SetupTurn):
             self._canonical_applied = (state, turn, after)
             return turn
+        assert state.to_move is not None  # apply refused a finished game
         start = state.logger_square(state.to_move)
+        assert start is not None  # apply refused a main turn in the setup round
         square = self._logger_after_move(state, turn)
         base = self._moved(state, start, square)
         spawners = growth.grow(base, square)
