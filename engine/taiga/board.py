@@ -121,17 +121,17 @@ def _extend(old: Map | None, placed: Placed) -> Map:
     groups: list[tuple[set[Key], set[Key]]] = []  # (new areas, old forests)
     for area, names in joins.items():
         group = ({area}, set(names))
-        for other in [g for g in groups if g[1] & names]:
-            groups.remove(other)
-            group[0].update(other[0])
-            group[1].update(other[1])
+        for joined in [g for g in groups if g[1] & names]:
+            groups.remove(joined)
+            group[0].update(joined[0])
+            group[1].update(joined[1])
         groups.append(group)
     for areas, names in groups:
         old_forests = [new.forests.pop(name) for name in sorted(names)]
         keys = tuple(sorted([k for f in old_forests for k in f.keys] + list(areas)))
         tile_set = frozenset((k[0], k[1]) for k in keys)
-        species = tuple(sorted((tx, ty, tiles[(tx, ty)].feature) for tx, ty in tile_set
-                               if tiles[(tx, ty)].feature not in (None, "camp")))
+        species = tuple(sorted((tx, ty, feature) for tx, ty in tile_set
+                               if (feature := tiles[(tx, ty)].feature) is not None and feature != "camp"))
         open_edges = sum(f.open for f in old_forests) - sum(closed[n] for n in names) + sum(opened[a] for a in areas)
         first = min(areas)
         forest = Forest(keys, tile_set, tile.kind_of(first[2]), open_edges,

@@ -52,7 +52,7 @@ from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
 from engine.taiga.scoring import camp_reach, final_scoring
 from engine.taiga import board as maps
-from engine.taiga.state import HIDDEN, Place, TaigaState
+from engine.taiga.state import HIDDEN, Place, TaigaState, TaigaTurn
 from engine.taiga.tiles import PILE
 
 SCALE = 8.0  # dollars ahead of the average of the others for ~76% (tanh(1))
@@ -66,7 +66,7 @@ def unseen(view: TaigaState) -> list[str]:
     return unseen_of(PILE, shown + ([view.drawn] if view.drawn not in (None, HIDDEN) else []))
 
 
-def determinize(game: Rules, view: TaigaState, seat: int, rng: random.Random) -> TaigaState:
+def determinize(game: Rules[TaigaState, TaigaTurn], view: TaigaState, seat: int, rng: random.Random) -> TaigaState:
     """A full position that ``view`` could be a view of: the hidden pile
     (and another mover's hidden drawn tile) dealt from the unseen tiles."""
     if HIDDEN not in view.pile and view.drawn != HIDDEN:
@@ -80,7 +80,7 @@ def determinize(game: Rules, view: TaigaState, seat: int, rng: random.Random) ->
     return replace(view, pile=tuple(left), drawn=drawn)
 
 
-def evaluate(game: Rules, state: TaigaState) -> tuple[float, ...]:
+def evaluate(game: Rules[TaigaState, TaigaTurn], state: TaigaState) -> tuple[float, ...]:
     """Each player's worth from their money as if the game ended now,
     against the others' average, smoothly (two players: 0 to 1, summing
     to 1)."""
@@ -144,7 +144,7 @@ def prospects(state: TaigaState) -> list[float]:
     return totals
 
 
-def evaluate_prospects(game: Rules, state: TaigaState) -> tuple[float, ...]:
+def evaluate_prospects(game: Rules[TaigaState, TaigaTurn], state: TaigaState) -> tuple[float, ...]:
     """As ``evaluate``, from each player's ``prospects``: medium and up
     rank and judge their turns by it."""
     return _worth(prospects(state))
@@ -157,7 +157,7 @@ def _worth(totals: list[float]) -> tuple[float, ...]:
     return tuple(0.5 + 0.5 * math.tanh((total - (sum(totals) - total) / (n - 1)) / SCALE) for total in totals)
 
 
-def random_turn(game: Rules, state: TaigaState, rng: random.Random) -> Any:
+def random_turn(game: Rules[TaigaState, TaigaTurn], state: TaigaState, rng: random.Random) -> Any:
     """A random turn laying a tile: a place that the drawn tile or a
     discard fits, then one of the turns laying it there; None (the search
     lists the turns) for a choice or a discard."""
@@ -199,7 +199,7 @@ PLAYOUTS = {"beginner": 40}
 SEARCHED = {"beginner": 12}
 
 
-def narrowed(game: Rules, view: TaigaState, seat: int, turns: list[Any], rng: random.Random,
+def narrowed(game: Rules[TaigaState, TaigaTurn], view: TaigaState, seat: int, turns: list[Any], rng: random.Random,
              count: int = SEARCHED["beginner"], judge: Any = evaluate) -> list[Any]:
     """The ``count`` turns of ``turns`` after which ``judge`` (by default
     ``evaluate``: the money each player would have if the game ended
@@ -209,7 +209,7 @@ def narrowed(game: Rules, view: TaigaState, seat: int, turns: list[Any], rng: ra
     return [turns[index] for _, _, index in ranked[:count]]
 
 
-def choose(game: Rules, view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
+def choose(game: Rules[TaigaState, TaigaTurn], view: TaigaState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """Beginner: the tree search (``PLAYOUTS``) among the turns the money
     ranks best at once (``narrowed``: its best 12); strongest: the turn
     after which the player's ``prospects`` are best against the other

@@ -164,7 +164,7 @@ def turned(code: str, turn: int) -> Turned:
                   tuple(DIRECTIONS[min(a)] for a in forests), tuple(DIRECTIONS[min(r)] for r in roads))
 
 
-def _signature(tile: Turned) -> tuple:
+def _signature(tile: Turned) -> tuple[str, tuple[frozenset[int], ...], tuple[frozenset[int], ...]]:
     return tile.edges, tile.forests, tile.roads
 
 
