@@ -17,8 +17,6 @@ tracebacks are never put in mail (see :func:`safe_reason`).
 """
 from __future__ import annotations
 
-from engine.i18n import N_, _
-
 import html
 import re
 from collections.abc import Sequence
@@ -27,6 +25,8 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid, parseaddr
 
 from datetime import datetime, timezone
+
+from mail.i18n import N_, _
 
 #: Generic text used instead of anything that looks like a program error.
 INTERNAL_ERROR = N_("Something went wrong on our side; your mail changed nothing. Please try again later.")
@@ -197,7 +197,7 @@ def compose_notification(
         html_parts.append("<pre>" + html.escape(after.strip("\n")) + "</pre>")
     if refusal_link:
         link = html.escape(refusal_link)
-        html_parts.append(f'<hr>\n<p>{html.escape(REFUSAL_TEXT)}: <a href="{link}">{link}</a></p>')
+        html_parts.append(f'<hr>\n<p>{html.escape(str(REFUSAL_TEXT))}: <a href="{link}">{link}</a></p>')
     body = "\n".join(p for p in html_parts if p)
     msg.add_alternative(
         f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n{body}\n</body></html>\n",

@@ -5,7 +5,7 @@ Two catalogues: the server's (``pbem/translations``, domain ``messages``:
 pages, server errors, mail) and the games' (``engine/locale``, domain
 ``games``: the refusals of the rules and the notation, and the mail
 layer's own words: engine/, notation/ and mail/, which know nothing of
-Flask, through ``engine.i18n``).  ``sh scripts/i18n update|missing|compile``
+Flask, through ``engine.i18n`` and, for mail/, ``mail.i18n``).  ``sh scripts/i18n update|missing|compile``
 (docs/i18n.md); the test ``tests/test_i18n_catalogues.py`` fails when a
 marked message is missing from a catalogue or has no French translation."""
 

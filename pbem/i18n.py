@@ -23,6 +23,7 @@ from flask_babel import gettext as _babel_gettext
 from flask_babel import ngettext as _babel_ngettext
 
 from engine import i18n as games_i18n
+from mail import i18n as mail_i18n
 
 LANGUAGES = games_i18n.LANGUAGES
 NAMES = {"en": "English", "fr": "Français"}
@@ -101,6 +102,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=_select_locale)
     games_i18n.set_resolver(_current)
+    mail_i18n.set_translator(games_i18n.translate)  # mail's words are in the games' catalogue
 
     @app.context_processor
     def _language_globals() -> dict[str, Any]:
