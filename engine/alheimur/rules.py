@@ -80,9 +80,6 @@ class AlheimurGame(Rules[AlheimurState, AlheimurTurn]):
         state = battle.advance(state, log)
         return self._after_battles(state)
 
-    def waiting_for_builder(self, state: AlheimurState) -> bool:
-        return state.phase == "build" and not state.lots
-
     def iter_turns(self, state: AlheimurState) -> Iterator[AlheimurTurn]:
         """Setup turns, every one; in play, every legal turn lazily, the
         smallest first (``engine/alheimur/turns.py`` says what is listed)."""

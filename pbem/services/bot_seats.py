@@ -72,10 +72,6 @@ def is_bot_address(address: str) -> bool:
     return str(address).lower().endswith("@" + BOT_DOMAIN)
 
 
-def is_bot(player: Player | None) -> bool:
-    return player is not None and is_bot_address(player.email)
-
-
 def level_of(player: Player) -> str:
     return player.email.split("@", 1)[0]
 

@@ -327,17 +327,13 @@ def _reader(game: Game, seat: int | None) -> int | None | str:
     return seat
 
 
-def record_data(session: Session, game: Game, seat: int | None) -> dict[str, Any]:
-    """The game record as JSON data: while the game is on, its start, final
+def record_json(session: Session, game: Game, seat: int | None) -> str:
+    """The game record as JSON: while the game is on, its start, final
     position and chance outcomes as ``seat`` may see them (outcomes they
     did not see written ``?``); after the end, the full record."""
-    return record_format.to_json_data(records.record_of(session, game), _reader(game, seat))
-
-
-def record_json(session: Session, game: Game, seat: int | None) -> str:
     return record_format.write_json(records.record_of(session, game), _reader(game, seat))
 
 
 def record_text(session: Session, game: Game, seat: int | None) -> str:
-    """The game record as text, viewed as for ``record_data``."""
+    """The game record as text, viewed as for ``record_json``."""
     return record_format.write_text(records.record_of(session, game), _reader(game, seat))
