@@ -1,6 +1,10 @@
-"""A stored game as a game record (``notation.record``), for download as
-text or JSON.  The record replays the stored canonical turns, so it passes
-``pbem record check``."""
+"""A stored game as a game record (``notation.record``): its turns with
+their clock tags (``pbem.services.sweep.record_turns``), its chance
+outcomes and, for a dealt game, the seed hash (the seed once public).  The
+record replays the stored canonical turns, so it passes ``pbem record
+check``.  What a player downloads, as text or JSON, is written from it by
+``pbem.services.visibility`` (``record_text``, ``record_json``), as that
+player may see it; ``text`` and ``json_text`` here write the whole record."""
 
 from __future__ import annotations
 
