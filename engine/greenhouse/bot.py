@@ -78,7 +78,7 @@ def plan_for(level: Level) -> Plan:
                                          level.playouts * 100, 4 + level.playouts // 500)
 
 
-def choose(game: Rules, view: Any, seat: int, level: Level, rng: random.Random, budget: Budget) -> Any:
+def choose(game: Rules[Any, Any], view: Any, seat: int, level: Level, rng: random.Random, budget: Budget) -> Any:
     from engine.bots.player import Choice
 
     plan = plan_for(level)

@@ -77,7 +77,9 @@ def reshape(state: GreenhouseState, line: tuple[Breed, ...],
             for flower in node.flowers:
                 if flower.number not in (turn.a, turn.b):
                     held |= breeding.triples(flower.genes)
-            a, b = node.flower(turn.a).genes, node.flower(turn.b).genes
+            parent_a, parent_b = node.flower(turn.a), node.flower(turn.b)
+            assert parent_a is not None and parent_b is not None  # the line breeds flowers of the greenhouse
+            a, b = parent_a.genes, parent_b.genes
             scored = [(worth(child, orders, held), child) for child in sorted(twins(a, b, kept))]
             top = max(score for score, _ in scored)
             best = [child for score, child in scored if score == top]

@@ -84,7 +84,12 @@ def lower_bound(state: GreenhouseState) -> int:
     return bound
 
 
-def _key(state: GreenhouseState) -> tuple:
+#: a position as the search remembers it (``_key``): the children's genes,
+#: the siblings' genes and the unfilled orders, each sorted
+_Key = tuple[tuple[Genes, ...], tuple[tuple[Genes, ...], ...], tuple[Genes, ...]]
+
+
+def _key(state: GreenhouseState) -> _Key:
     genes = {f.number: f.genes for f in state.flowers}
     return (tuple(sorted(genes.values())),
             tuple(sorted(tuple(sorted((genes[a], genes[b]))) for a, b in state.siblings)),
@@ -113,7 +118,9 @@ def finish_in_one(state: GreenhouseState) -> Breed | None:
             continue
         if len(unfilled) == 1:
             if breeding.can_make(f.genes, g.genes, unfilled[0]):
-                return Breed(f.number, g.number, unfilled[0], _complete(f.genes, g.genes, unfilled[0]))
+                second = _complete(f.genes, g.genes, unfilled[0])
+                assert second is not None  # parents that can give the order give a second child with it
+                return Breed(f.number, g.number, unfilled[0], second)
         elif breeding.why_not(f.genes, g.genes, unfilled[0], unfilled[1]) is None:
             return Breed(f.number, g.number, unfilled[0], unfilled[1])
     return None
@@ -189,12 +196,12 @@ def candidates(state: GreenhouseState, left: int = 3, rng: random.Random | None 
                     continue
                 junk_one = next((c for c in ones if not useful(c)), None)
                 junk_two = next((c for c in twos if not useful(c)), None)
-                pairs = [(c, d) for c in good_ones for d in good_twos]
+                twins = [(c, d) for c in good_ones for d in good_twos]
                 if junk_two is not None:
-                    pairs += [(c, junk_two) for c in good_ones]
+                    twins += [(c, junk_two) for c in good_ones]
                 if junk_one is not None:
-                    pairs += [(junk_one, d) for d in good_twos]
-                for c, d in pairs:
+                    twins += [(junk_one, d) for d in good_twos]
+                for c, d in twins:
                     pair = (c, d) if c <= d else (d, c)
                     if pair not in seen:
                         seen.add(pair)
@@ -239,8 +246,9 @@ def _fill(node: GreenhouseState, order: Genes, max_nodes: int, deadline: float |
     seconds = None if deadline is None else deadline - time.process_time()
     if max_nodes <= 0 or (seconds is not None and seconds <= 0):
         raise _OutOfBudget
-    capped = cap is not None and cap < max_nodes
-    par = solve(alone, max_depth=4, max_nodes=cap if capped else max_nodes, max_seconds=seconds, greedy=False,
+    limit = max_nodes if cap is None else min(cap, max_nodes)
+    capped = limit < max_nodes  # cap is not None and cap < max_nodes
+    par = solve(alone, max_depth=4, max_nodes=limit, max_seconds=seconds, greedy=False,
                 rng=rng)
     if par.cut_short:
         if capped and (deadline is None or time.process_time() < deadline):
@@ -271,7 +279,8 @@ def plan(state: GreenhouseState, sequences: int, max_nodes: int = 200_000,
     tries first, "quickest" (the greedy choice), "listed" (the first in the
     order list that can be filled) or "random" (in ``rng``'s order)."""
     deadline = None if max_seconds is None else time.process_time() + max_seconds
-    fills: dict[tuple, tuple[Breed, ...] | None] = {}
+    fills: dict[tuple[tuple[Flower, ...], tuple[tuple[int, int], ...], tuple[Genes, ...], Genes],
+                tuple[Breed, ...] | None] = {}
     used = 0
     best: tuple[Breed, ...] | None = None
     tried = 0
@@ -343,7 +352,7 @@ def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
     elif greedy and best is None:
         best = _greedy(state, max_nodes // 2, None if max_seconds is None else started + max_seconds / 2)
 
-    def search(node: GreenhouseState, left: int, seen: dict) -> tuple[Breed, ...] | None:
+    def search(node: GreenhouseState, left: int, seen: dict[_Key, int]) -> tuple[Breed, ...] | None:
         nonlocal nodes
         if not node.unfilled:
             return ()
