@@ -1,6 +1,6 @@
 """Taiga simulation: thousands of games between random and greedy players,
 2 to 5 players, with the figures the tile set was tuned to
-(``docs/games/taiga.md``, "The tile set, checked by simulation").
+(``notation/taiga/guide.md``, "The tile set, checked by simulation").
 
     .venv/bin/python benchmarks/taiga_simulation.py            # 2,000 games
     .venv/bin/python benchmarks/taiga_simulation.py --games 400 --jobs 2

@@ -28,7 +28,7 @@ event after turn 7).  A draw of ``count`` items from the ``n`` left takes item
 ``below(n)`` of the remaining list (in the order the event lists them),
 removes it, and repeats; a roll of ``count`` dice of ``sides`` faces is
 ``1 + below(sides)`` for each die in turn.
-``docs/games/martian-greenhouse.md`` gives the same in a dozen lines of
+``notation/greenhouse/guide.md`` gives the same in a dozen lines of
 Python that a player can run themselves.
 """
 

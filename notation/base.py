@@ -18,6 +18,9 @@ from engine.i18n import _
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence, TypeVar
 
 from engine.base import MAX_PLAYERS, Rules
@@ -409,10 +412,37 @@ class Notation(ABC, Generic[S, T]):
 
 @dataclass(frozen=True)
 class GameKind:
-    """A game as the rest of the project sees it: rules plus notation."""
+    """A game as the rest of the project sees it: rules plus notation, and
+    where its own files are (``package``)."""
 
     name: str
     rules: Rules[Any, Any]
     notation: Notation[Any, Any]
     summary: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: the package whose data files are the game's own, read with
+    #: ``importlib.resources`` wherever the game is installed: its guide
+    #: (``guide.md``; ``guide.<lang>.md`` written in another language, with
+    #: any pictures it shows beside it) and its catalogue
+    #: (``locale/<lang>/LC_MESSAGES/<name>.po``); "" for a game without them
+    package: str = ""
+
+    def _file(self, name: str) -> Traversable | None:
+        return resources.files(self.package) / name if self.package else None
+
+    def guide(self, language: str | None = None) -> Traversable | None:
+        """The game's guide document: in ``language`` when it is written in
+        it (``guide.<lang>.md``), else the English ``guide.md``; None when
+        the game has none."""
+        names = ([f"guide.{language}.md"] if language and language != "en" else []) + ["guide.md"]
+        for name in names:
+            found = self._file(name)
+            if found is not None and found.is_file():
+                return found
+        return None
+
+    def locale_dir(self) -> Path | None:
+        """The folder of the game's catalogue (``<lang>/LC_MESSAGES/<name>.po``
+        under it), None when the game has none."""
+        found = self._file("locale")
+        return Path(str(found)) if found is not None and found.is_dir() else None

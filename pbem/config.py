@@ -115,7 +115,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "DIGEST_HOUR": 7,  # UTC hour after which the daily digest goes out
         "SIGN_IN_PER_HOUR": 3,  # sign-in links mailed to one address in any hour
         "VACATION_DAYS": 30,  # each player's yearly vacation allowance
-        "PUZZLE_SOLVER_SECONDS": 10.0,  # the solver's budget for a new puzzle's par (docs/games/martian-greenhouse.md)
+        "PUZZLE_SOLVER_SECONDS": 10.0,  # the solver's budget for a new puzzle's par (notation/greenhouse/guide.md)
     }
 
 

@@ -1,5 +1,5 @@
-"""Make the Taiga tile table of ``docs/games/taiga.md`` and a picture of
-every tile (``docs/games/taiga-tiles/<code>.png``) from the tile data
+"""Make the Taiga tile table of Taiga's guide (``notation/taiga/guide.md``)
+and a picture of every tile (``notation/taiga/taiga-tiles/<code>.png``) from the tile data
 (``engine/taiga/tiles.txt``), drawn by the project's own renderer
 (``notation.drawing.zones``: the operations the map's PNG is drawn with).
 
@@ -26,8 +26,8 @@ from notation.drawing import zones as diagram_zones  # noqa: E402
 from notation.drawing import render as diagrams
 from notation.drawing import png as png_encode
 
-DOC = ROOT / "docs" / "games" / "taiga.md"
-PICTURES = ROOT / "docs" / "games" / "taiga-tiles"
+DOC = ROOT / "notation" / "taiga" / "guide.md"
+PICTURES = ROOT / "notation" / "taiga" / "taiga-tiles"
 BEGIN = "<!-- tile table: made by scripts/taiga_tiles.py from engine/taiga/tiles.txt -->"
 END = "<!-- end of the tile table -->"
 SHORT = {"S": "softwood", "H": "hardwood", "G": "grass", "R": "road"}

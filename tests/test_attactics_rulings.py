@@ -1,4 +1,4 @@
-"""Every Attactics ruling (docs/games/attactics.md, numbered as in
+"""Every Attactics ruling (notation/attactics/guide.md, numbered as in
 shared/games/attactics.md), pinned on small positions."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from engine import chance
 from greenhouse_helpers import RULES, SEED
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "games" / "martian-greenhouse.md"
+DOC = Path(__file__).resolve().parent.parent / "notation" / "greenhouse" / "guide.md"
 
 
 def test_fixed_vectors_never_change():

@@ -1,4 +1,4 @@
-"""Martian Greenhouse: every ruling of docs/games/martian-greenhouse.md,
+"""Martian Greenhouse: every ruling of notation/greenhouse/guide.md,
 and the rules' own example played as written."""
 
 from collections import Counter

@@ -1,4 +1,4 @@
-"""One or more tests per ruling of docs/games/logger.md (rulings 1-10)."""
+"""One or more tests per ruling of notation/logger/guide.md (rulings 1-10)."""
 
 import pytest
 

@@ -39,7 +39,7 @@ def test_every_game_has_a_guide_page_made_from_its_plug_in_and_document(client, 
     assert sample.count("<svg") >= 2  # the start and at least one turn, drawn by the server
     assert "The start" in sample and re.search(r"After <code>[^<]+</code>", sample)
     document = guides.document(name)
-    assert document is not None, f"docs/games has no document for {name}"
+    assert document is not None, f"the game {name} has no guide (guide.md in its package)"
     # the document's first sentence is on the page, as text
     opening = next(line for line in document.read_text().splitlines() if line[:1].isalpha())
     words = " ".join(re.sub(r"[`*_]", "", opening).split()[:5])

@@ -1,4 +1,4 @@
-"""Taiga – Battle Boreal: every ruling of ``docs/games/taiga.md`` (numbered as
+"""Taiga – Battle Boreal: every ruling of ``notation/taiga/guide.md`` (numbered as
 there), and the examples of the rules' text, played through the notation.
 
 Map used by many tests: the start tile ST at 0,0 has a softwood edge on its

@@ -94,7 +94,7 @@ def census() -> dict[str, tuple[int, int]]:
 
 def deck_table() -> str:
     """Every card as a small picture (its 2 x 2 tiles), ten to a row, with
-    its name above: the table ``docs/games/alheimur.md`` shows."""
+    its name above: the table ``notation/alheimur/guide.md`` shows."""
     rows = []
     for start in range(0, len(DECK), 10):
         cards = DECK[start:start + 10]

@@ -1,5 +1,5 @@
 """Alheimur rules: the game object (setup, the turn cycle, chance, the end,
-the result), as ruled in ``docs/games/alheimur.md``."""
+the result), as ruled in ``notation/alheimur/guide.md``."""
 
 from __future__ import annotations
 

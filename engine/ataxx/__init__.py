@@ -1,7 +1,7 @@
 """Ataxx: the 7x7 ancestor of Attactics, on the engine interface.
 
 The rules follow the libataxx / UAI standard set out in
-``docs/games/ataxx.md``; the board is a pair of 49-bit bitboards.
+``notation/ataxx/guide.md``; the board is a pair of 49-bit bitboards.
 """
 
 from engine.ataxx.rules import AtaxxGame

@@ -2,7 +2,7 @@
 chessboard.
 
 The rules follow ``shared/rules/attactics.txt`` and the rulings restated in
-``docs/games/attactics.md``.
+``notation/attactics/guide.md``.
 """
 
 from engine.attactics.rules import AttacticsGame

@@ -2,7 +2,7 @@
 an order list in as few breedings as possible.
 
 The rules follow ``shared/rules/martian-greenhouse.txt`` and the rulings in
-``docs/games/martian-greenhouse.md``.
+``notation/greenhouse/guide.md``.
 """
 
 from engine.greenhouse.flowers import Breed, Flower, GiveUp, GreenhouseState, GreenhouseTurn

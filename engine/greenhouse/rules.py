@@ -1,5 +1,5 @@
 """Martian Greenhouse rules: options, the seeded deal, breeding, delivery,
-the end and the score, as ruled in ``docs/games/martian-greenhouse.md``."""
+the end and the score, as ruled in ``notation/greenhouse/guide.md``."""
 
 from __future__ import annotations
 

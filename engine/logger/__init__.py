@@ -1,7 +1,7 @@
 """Logger: lumberjacks, growing trees and protesters on a 5x5 board.
 
 The rules follow ``shared/rules/logger.*.txt`` and the rulings in
-``docs/games/logger.md``.
+``notation/logger/guide.md``.
 """
 
 from engine.logger.rules import LoggerGame

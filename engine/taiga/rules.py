@@ -1,4 +1,4 @@
-"""Taiga rules (``docs/games/taiga.md``, rulings 1-10): the draw, laying a
+"""Taiga rules (``notation/taiga/guide.md``, rulings 1-10): the draw, laying a
 tile, meeples and trucks, completed forests, logging, the end and the score.
 
 A turn of the player to move is one of:

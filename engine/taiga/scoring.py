@@ -1,5 +1,5 @@
 """Taiga routes, logging and final scoring (rulings 7 and 8 of
-``docs/games/taiga.md``): what a player's camps reach by road, when a
+``notation/taiga/guide.md``): what a player's camps reach by road, when a
 lumberjack's forest is logged, and the money added at the end."""
 
 from __future__ import annotations

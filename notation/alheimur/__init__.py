@@ -1,6 +1,6 @@
 """Alheimur notation: turns (``notation.alheimur.turns``), positions
 (``notation.alheimur.position``), diagrams and the plain-text picture of
-every world, as ``docs/games/alheimur.md`` describes."""
+every world, as ``notation/alheimur/guide.md`` describes."""
 
 from __future__ import annotations
 
@@ -337,4 +337,5 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     N_("Alheimur: worlds of Aquarius cards, colonists, fleets and dice, for 2 to 8 players."),
+    package=__name__,  # its guide and catalogue (notation.base.GameKind.package)
 )

@@ -1,5 +1,5 @@
 """Alheimur turn notation: reading what a player writes, writing it back
-canonically.  See ``docs/games/alheimur.md`` ("Notation").
+canonically.  See ``notation/alheimur/guide.md`` ("Notation").
 
 Names: worlds ``1``-``8`` (their owner's number) and ``N`` (neutral);
 territories by a tile, ``a4`` top left to ``d1`` bottom right (any tile of

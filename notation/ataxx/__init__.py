@@ -1,5 +1,5 @@
 """Ataxx moves, FEN positions and diagrams, as libataxx writes them and as
-``docs/games/ataxx.md`` describes: ``g2`` (clone), ``a7c5`` (jump), ``0000``
+``notation/ataxx/guide.md`` describes: ``g2`` (clone), ``a7c5`` (jump), ``0000``
 (pass); ``x5o/7/7/7/7/7/o5x x 0 1``.
 """
 
@@ -177,4 +177,5 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     N_("Clone and jump to flip your opponent's pieces on a 7x7 board; the most pieces wins."),
+    package=__name__,  # its guide and catalogue (notation.base.GameKind.package)
 )

@@ -1,5 +1,5 @@
 """Attactics turn notation, position strings and board diagrams, as
-defined in ``docs/games/attactics.md``.
+defined in ``notation/attactics/guide.md``.
 
 Turns: ``a1-c3`` (move/clone), ``c3+`` (grow), ``c3-`` (shrink), each
 followed where the mover has a choice by fills such as ``d4=b2`` (the
@@ -248,4 +248,5 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     N_("Ataxx with pyramids for 2 to 4: clone, jump, grow and shrink to capture; fill the board with your stash to win."),
+    package=__name__,  # its guide and catalogue (notation.base.GameKind.package)
 )

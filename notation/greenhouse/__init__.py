@@ -1,5 +1,5 @@
 """Martian Greenhouse turn notation, position strings and diagrams, as
-defined in ``docs/games/martian-greenhouse.md``.
+defined in ``notation/greenhouse/guide.md``.
 
 Turns: ``#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B`` (a breeding:
 parents, then the two children, each listed top down) or ``give up``.
@@ -300,4 +300,5 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     N_("Martian Greenhouse: a solitaire of breeding six-pyramid flowers to fill an order list."),
+    package=__name__,  # its guide and catalogue (notation.base.GameKind.package)
 )

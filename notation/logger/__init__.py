@@ -1,5 +1,5 @@
 """Logger turn notation, position strings and board diagrams, as defined in
-``docs/games/logger.md``.
+``notation/logger/guide.md``.
 
 Turns: ``[from-to] [G[:tree>square,...]] [P:sq | X:sq,sq... | C:sq]``; a setup
 turn is the corner alone (``a1``).  Positions:
@@ -258,4 +258,5 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     N_("Lumberjacks race to 10 points on a 5x5 forest that grows where they stand."),  # shown translated
+    package=__name__,  # its guide and catalogue (notation.base.GameKind.package)
 )

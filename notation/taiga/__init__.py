@@ -1,5 +1,5 @@
 """Taiga – Battle Boreal: turn notation, position strings and diagrams, as
-defined in ``docs/games/taiga.md``.
+defined in ``notation/taiga/guide.md``.
 
 Coordinates: the start tile lies at ``0,0``; x grows to the east (right),
 y to the north (up), both may go negative.  A tile's turn is 0, 90, 180 or
@@ -389,4 +389,5 @@ KIND = GameKind(
     NOTATION.game,
     NOTATION,
     N_("Taiga – Battle Boreal: lay forest and road tiles, survey and log forests, run camps and trucks; 2 to 5 players."),
+    package=__name__,  # its guide and catalogue (notation.base.GameKind.package)
 )

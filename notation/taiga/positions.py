@@ -1,5 +1,5 @@
 """Taiga position strings: ``write_position`` and ``read_position``
-(``docs/games/taiga.md``, "Position strings").
+(``notation/taiga/guide.md``, "Position strings").
 
 Ten fields: ``<map> <pieces> <logged> <money> <tokens> <discards> <pile>
 <drawn> <to move> <pending>``.  Reading checks what the rules rely on: every

@@ -1,6 +1,6 @@
 """Shared puzzles: a published seed and a game's options that anyone may
 play, with the par a solver found when the puzzle was made, and the games
-started from a published seed (``docs/games/martian-greenhouse.md``,
+started from a published seed (``notation/greenhouse/guide.md``,
 "Shared puzzles").  ``pbem.services.puzzles`` makes and reads them."""
 
 from __future__ import annotations

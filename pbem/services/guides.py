@@ -1,29 +1,25 @@
 """A page per game that teaches it where it is played: what the game is,
 its players and options, the rules as this server applies them with our
-rulings (the game's document in ``docs/games/``), the notation with
-examples, and a short sample game drawn by the server's own diagrams.
+rulings (the game's guide document), the notation with examples, and a
+short sample game drawn by the server's own diagrams.
 
 Everything comes from the game's plug-in (``notation.base.GameKind``: its
-rules, notation and summary) and its document, found by the game's name or
-title (``docs/games/<name>.md``, else ``docs/games/<title-with-dashes>.md``):
-a new game gets its page by being registered, and its rules text by adding
-its document.  Never names a game.
+rules, notation and summary) and its guide, package data of the game
+(``GameKind.guide``: ``guide.md``, ``guide.<lang>.md``, in the package
+``GameKind.package``): a new game gets its page by being registered, and
+its rules text by shipping its guide.  Never names a game.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from engine.bots.hooks import offered
 from notation import registry
 from pbem import links
 from pbem.services import visibility as views
-
-#: where the games' documents are (the repository's docs/games)
-DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "games"
 
 #: turns of the sample game shown on a guide page
 SAMPLE_PLIES = 3
@@ -34,20 +30,10 @@ def link(kind_name: str) -> str:
     return links.guide_path(kind_name)
 
 
-def document(kind_name: str, language: str | None = None) -> Path | None:
-    """The game's rules document in ``docs/games``, if there is one: in
-    ``language`` when it is written in it (``<stem>.fr.md``), else the
-    English one."""
-    kind = registry.get(kind_name)
-    title = kind.rules.title or kind.name
-    stems = (kind.name, re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-"))
-    suffixes = ([f".{language}.md"] if language and language != "en" else []) + [".md"]
-    for suffix in suffixes:
-        for stem in stems:
-            candidate = DOCS / f"{stem}{suffix}"
-            if candidate.is_file():
-                return candidate
-    return None
+def document(kind_name: str, language: str | None = None) -> Traversable | None:
+    """The game's guide document, if it has one: in ``language`` when it
+    is written in it (``guide.fr.md``), else the English one."""
+    return registry.get(kind_name).guide(language)
 
 
 def in_language(kind_name: str, language: str | None) -> bool:
@@ -58,8 +44,8 @@ def in_language(kind_name: str, language: str | None) -> bool:
 
 @functools.lru_cache(maxsize=32)
 def rules_html(kind_name: str, language: str | None = None) -> str | None:
-    """The game's rules document as HTML (trusted text from the
-    repository), in ``language`` when it is written in it; None when the
+    """The game's rules document as HTML (trusted text of the game's
+    package), in ``language`` when it is written in it; None when the
     game has no document."""
     found = document(kind_name, language)
     if found is None:

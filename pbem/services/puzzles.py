@@ -6,7 +6,7 @@ A puzzle is a published seed and a game's options (``pbem.models.puzzles``);
 its par comes from the rules' optional ``par`` hook, computed once when the
 puzzle is made within ``PUZZLE_SOLVER_SECONDS``.  Nothing here names a game:
 a game offers puzzles when its rules' ``puzzle_options()`` is not None.
-Rules (``docs/games/martian-greenhouse.md``, "Shared puzzles"): anyone
+Rules (``notation/greenhouse/guide.md``, "Shared puzzles"): anyone
 signed in may play any puzzle, as often as they like; the leaderboard ranks
 each player's first solved game of it by score (fewer is better), ties by
 who finished first; games given up are not ranked.
