@@ -7,7 +7,7 @@ import functools
 import select
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Concatenate, ParamSpec, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -17,7 +17,10 @@ from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
 from pbem import late_begin
-from pbem.models import tables  # noqa: F401  (every table joins the metadata)
+from pbem.models import table_of, tables  # noqa: F401  (every table joins the metadata)
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MIGRATIONS = str(Path(__file__).parent / "migrations")
 
@@ -29,7 +32,7 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **options)
 
         @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record):
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -43,7 +46,7 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
     if schema:
 
         @event.listens_for(engine, "connect")
-        def _search_path(dbapi_connection, _record):
+        def _search_path(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute(f'SET search_path TO "{schema}"')
             cursor.close()
@@ -58,7 +61,7 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
 RECYCLE_SECONDS = 1800
 
 
-def _check_alive(dbapi_connection, _record, _proxy) -> None:
+def _check_alive(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     """Before a pooled PostgreSQL connection is handed out: a connection the
     server closed (a restart, ``pg_terminate_backend``, an idle timeout)
     has a socket that is readable while it sits idle in the pool (the
@@ -102,7 +105,8 @@ def init_app(app: Flask) -> None:
 
 
 def engine() -> Engine:
-    return current_app.extensions["pbem_engine"]
+    found: Engine = current_app.extensions["pbem_engine"]
+    return found
 
 
 def get_session() -> Session:
@@ -110,7 +114,8 @@ def get_session() -> Session:
     start no transaction, its first write does: ``pbem.late_begin``)."""
     if "db_session" not in g:
         g.db_session = Session(late_begin.session_bind(engine()), expire_on_commit=False)
-    return g.db_session
+    session: Session = g.db_session
+    return session
 
 
 def _fresh_session() -> None:
@@ -133,20 +138,22 @@ def _close_session(_error: BaseException | None = None) -> None:
         g.db_session = set_aside.pop()
 
 
-def rolls_back(service):
+def rolls_back(service: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Session, P], R]:
     """Decorate a service whose first argument is the session: whatever the
     service raises, the session is rolled back first, so a failed call
     changes nothing.  Services commit their own work on success."""
 
     @functools.wraps(service)
-    def wrapper(session: Session, *args: Any, **kwargs: Any):
+    def wrapper(session: Session, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return service(session, *args, **kwargs)
         except BaseException:
             session.rollback()
             raise
 
-    return wrapper
+    # the wrapper takes the session as the service does (by position or name); the
+    # Concatenate in the signature only says it comes first
+    return cast("Callable[Concatenate[Session, P], R]", wrapper)
 
 
 @dataclass(frozen=True)
@@ -167,7 +174,7 @@ def rows_by_table(rows: list[Any]) -> dict[Any, list[dict[str, Any]]]:
         if isinstance(row, PendingRow):
             by_table.setdefault(row.table, []).append(row.values)
             continue
-        table = type(row).__table__
+        table = table_of(type(row))
         values = {column.key: getattr(row, column.key) for column in table.columns
                   if not (column.primary_key and getattr(row, column.key) is None)}
         by_table.setdefault(table, []).append(values)

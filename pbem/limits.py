@@ -32,7 +32,7 @@ def init_app(app: Flask) -> None:
     check reads the form)."""
 
     @app.before_request
-    def _refuse_long_body():
+    def _refuse_long_body() -> None:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         if not limit:
             return

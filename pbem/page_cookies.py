@@ -39,7 +39,7 @@ class PageCookieSessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session, refreshed only on page loads."""
 
     def __init__(self) -> None:
-        self._serializers: dict[tuple, Any] = {}
+        self._serializers: dict[tuple[Any, ...], Any] = {}
         #: cookie text -> (the payload it signs, still encoded; when it was signed, in seconds)
         self._checked: dict[str, tuple[bytes, int]] = {}
 

@@ -14,7 +14,7 @@ from pbem.i18n import gettext
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.models import ACTIVE, Game, Seat
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
@@ -65,7 +65,7 @@ def vacations_of(session: Session, player_id: int, since: datetime | None = None
     query = select(Vacation).where(Vacation.player_id == player_id)
     if since is not None:
         query = query.where(Vacation.ends_at > since)
-    return [(v.starts_at, v.ends_at) for v in session.exec(query.order_by(Vacation.starts_at))]
+    return [(v.starts_at, v.ends_at) for v in session.exec(query.order_by(col(Vacation.starts_at)))]
 
 
 def reminder_hours(session: Session, player_id: int) -> list[int]:

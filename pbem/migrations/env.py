@@ -12,7 +12,12 @@ target_metadata = SQLModel.metadata
 
 
 def run() -> None:
-    engine = config.attributes.get("engine") or create_engine(config.get_main_option("sqlalchemy.url"))
+    engine = config.attributes.get("engine")
+    if engine is None:
+        url = config.get_main_option("sqlalchemy.url")
+        if url is None:
+            raise SystemExit("pbem migrations need an engine (config.attributes['engine']) or sqlalchemy.url")
+        engine = create_engine(url)
     with engine.connect() as connection:
         context.configure(
             connection=connection,

@@ -8,9 +8,18 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Callable, Optional
 
-from sqlalchemy import JSON, Column, DateTime, Index, Text, TypeDecorator, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Dialect,
+    Index,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
 from sqlmodel import Field, SQLModel
-
 
 #: the current time, as an aware UTC datetime; tests may replace it
 CLOCK: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # noqa: E731
@@ -20,14 +29,21 @@ def utcnow() -> datetime:
     return CLOCK()
 
 
-class UTCTime(TypeDecorator):
+def table_of(model: type[SQLModel]) -> Table:
+    """A table model's Core ``Table`` (``model.__table__``), for statements
+    that go past the ORM."""
+    table: Table = model.__table__  # type: ignore[attr-defined]  # set by SQLModel's metaclass; not declared
+    return table
+
+
+class UTCTime(TypeDecorator[datetime]):
     """A point in time: stored in UTC, read back as an aware UTC datetime
     (SQLite keeps no zone, PostgreSQL uses timestamptz)."""
 
     impl = DateTime(timezone=True)
     cache_ok = True
 
-    def process_bind_param(self, value, dialect):
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
@@ -35,7 +51,7 @@ class UTCTime(TypeDecorator):
         value = value.astimezone(timezone.utc)
         return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
-    def process_result_value(self, value, dialect):
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
