@@ -9,10 +9,14 @@ context variable set by ``language(...)`` (the server sets it per request
 and per mail recipient); without one, ``set_resolver`` may name a function
 that answers it (the server's locale selection), else English.
 
-The catalogue is ``engine/locale/<lang>/LC_MESSAGES/games.po`` (domain
-``games``), extracted from engine/ and notation/ with Babel (see
-docs/i18n.md); its ``.mo`` is compiled from the ``.po`` when missing or
-older than it (``compile_catalogues``)."""
+The shared catalogue is ``engine/locale/<lang>/LC_MESSAGES/games.po``
+(domain ``games``: the words of the shared code of engine/, notation/ and
+mail/); each game has its own, ``locale/<lang>/LC_MESSAGES/<name>.po`` in its
+package (``notation.base.GameKind.package``: the words of its rules and
+notation), added with ``add_catalogue`` when the game's ``GameKind`` is made
+and read as fallbacks chained to the shared one.  All are extracted with
+Babel (see docs/i18n.md, ``pbem.catalogues``); a ``.mo`` is compiled from
+its ``.po`` when missing or older than it (``compile_catalogues``)."""
 
 from __future__ import annotations
 
@@ -30,6 +34,21 @@ LANGUAGES = ("en", "fr")
 
 _language: ContextVar[str | None] = ContextVar("pbem_language", default=None)
 _resolver: Callable[[], str | None] | None = None
+#: the games' own catalogues: domain (the game's name) -> its locale folder
+_catalogues: dict[str, Path] = {}
+
+
+def add_catalogue(domain: str, locale_dir: Path) -> None:
+    """Read ``<lang>/LC_MESSAGES/<domain>.po`` under ``locale_dir`` too,
+    after the shared catalogue (a game's own words)."""
+    if _catalogues.get(domain) != Path(locale_dir):
+        _catalogues[domain] = Path(locale_dir)
+        translations.cache_clear()
+
+
+def catalogues() -> dict[str, Path]:
+    """Every catalogue read, by domain: the shared one, then the games'."""
+    return {DOMAIN: LOCALE_DIR, **dict(sorted(_catalogues.items()))}
 
 
 def set_resolver(resolver: Callable[[], str | None] | None) -> None:
@@ -83,10 +102,20 @@ def compile_catalogues(locale_dir: Path, domain: str) -> None:
 
 @lru_cache(maxsize=None)
 def translations(code: str) -> gettext.NullTranslations:
+    """The shared catalogue in ``code``, the games' own chained to it as
+    fallbacks (a message is looked up in the shared one, then in each game's)."""
     if code == "en":
         return gettext.NullTranslations()
-    compile_catalogues(LOCALE_DIR, DOMAIN)
-    return gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[code], fallback=True)
+    found: gettext.NullTranslations | None = None
+    for domain, locale_dir in catalogues().items():
+        compile_catalogues(locale_dir, domain)
+        read = gettext.translation(domain, localedir=str(locale_dir), languages=[code], fallback=True)
+        if found is None:
+            found = read
+        else:
+            found.add_fallback(read)
+    assert found is not None
+    return found
 
 
 def translate(message: str, code: str | None = None) -> str:

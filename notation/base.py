@@ -14,7 +14,7 @@ CSS colour, a text symbol).
 
 from __future__ import annotations
 
-from engine.i18n import _
+from engine.i18n import _, add_catalogue
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -426,6 +426,11 @@ class GameKind:
     #: any pictures it shows beside it) and its catalogue
     #: (``locale/<lang>/LC_MESSAGES/<name>.po``); "" for a game without them
     package: str = ""
+
+    def __post_init__(self) -> None:
+        found = self.locale_dir()
+        if found is not None:  # its words read in every language from now on
+            add_catalogue(self.name, found)
 
     def _file(self, name: str) -> Traversable | None:
         return resources.files(self.package) / name if self.package else None

@@ -1,19 +1,27 @@
 """The translation catalogues: extract the marked messages from the sources,
 merge them into the ``.po`` files, list what has no translation, compile.
 
-Two catalogues: the server's (``pbem/translations``, domain ``messages``:
-pages, server errors, mail) and the games' (``engine/locale``, domain
-``games``: the refusals of the rules and the notation, and the mail
-layer's own words: engine/, notation/ and mail/, which know nothing of
-Flask, through ``engine.i18n`` and, for mail/, ``mail.i18n``).  ``sh scripts/i18n update|missing|compile``
-(docs/i18n.md); the test ``tests/test_i18n_catalogues.py`` fails when a
-marked message is missing from a catalogue or has no French translation."""
+The server's catalogue (``pbem/translations``, domain ``messages``: pages,
+server errors, mail); the shared games' catalogue (``engine/locale``,
+domain ``games``: the shared code of engine/, notation/ and mail/, which
+know nothing of Flask, through ``engine.i18n`` and, for mail/,
+``mail.i18n``: engine/base.py, the bots, notation/base.py, records, the
+mail layer's words...); and each registered game's own (``locale/`` in its
+package, ``notation.base.GameKind.package``, domain the game's name: the
+refusals of its rules and its notation, from the packages of its rules and
+its notation, which the shared catalogue leaves out).
+``sh scripts/i18n update|missing|compile`` (docs/i18n.md); the test
+``tests/test_i18n_catalogues.py`` fails when a marked message is missing
+from a catalogue or has no French translation."""
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from functools import cache
+from importlib import import_module, resources
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -26,15 +34,57 @@ ROOT = Path(__file__).resolve().parent.parent
 class Source:
     domain: str
     locale_dir: Path
+    #: the folders extracted: relative to ``ROOT``, or absolute (a game installed elsewhere)
     folders: tuple[str, ...]
     method_map: tuple[tuple[str, str], ...]
+    #: folders inside those left out (relative to ``ROOT``): the games' own, which have their catalogues
+    skip: tuple[str, ...] = ()
 
 
-SOURCES = (
-    Source("messages", ROOT / "pbem" / "translations", ("pbem",),
-           (("translations/**", "ignore"), ("**.py", "python"), ("templates/**.html", "jinja2.ext:babel_extract"))),
-    Source("games", ROOT / "engine" / "locale", ("engine", "notation", "mail"), (("**.py", "python"),)),
-)
+PYTHON = (("**.py", "python"),)
+SERVER = Source("messages", ROOT / "pbem" / "translations", ("pbem",),
+                (("translations/**", "ignore"), *PYTHON, ("templates/**.html", "jinja2.ext:babel_extract")))
+
+
+def _folder(module_name: str) -> Path:
+    """The folder of the package ``module_name`` is (or is in)."""
+    module = import_module(module_name)
+    package = module_name if hasattr(module, "__path__") else module.__package__
+    if not package:  # a module of its own, outside any package: its file alone
+        return Path(str(module.__file__))
+    return Path(list(import_module(package).__path__)[0]).resolve()
+
+
+def _shown(folder: Path) -> str:
+    return str(folder.relative_to(ROOT)) if folder.is_relative_to(ROOT) else str(folder)
+
+
+def game_source(kind: Any) -> Source:
+    """A game's own catalogue: the words of the packages of its rules and
+    its notation, in ``locale/`` of its package (``GameKind.package``)."""
+    folders = dict.fromkeys(_shown(_folder(name)) for name in
+                            (kind.package, type(kind.rules).__module__, type(kind.notation).__module__))
+    return Source(kind.name, Path(str(resources.files(kind.package))).resolve() / "locale", tuple(folders), PYTHON)
+
+
+@cache
+def sources() -> tuple[Source, ...]:
+    """Every catalogue: the server's, the shared games' one, then each
+    registered game's own (those with a package: ``GameKind.package``)."""
+    from notation import registry
+
+    games = [game_source(kind) for kind in (registry.get_any(name) for name in registry.all_names()) if kind.package]
+    inside = tuple(folder for source in games for folder in source.folders if not Path(folder).is_absolute())
+    shared = Source("games", ROOT / "engine" / "locale", ("engine", "notation", "mail"), PYTHON, inside)
+    return (SERVER, shared, *games)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SOURCES":  # every catalogue, made on first use (it loads every game)
+        return sources()
+    raise AttributeError(name)
+
+
 KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
 LANGUAGES = ("fr",)
 
@@ -43,7 +93,9 @@ def extract(source: Source) -> Catalog:
     """Every message marked in the source folders, as a template catalogue."""
     catalogue = Catalog(domain=source.domain, project="pbem", charset="utf-8")
     for folder in source.folders:
-        found = extract_from_dir(ROOT / folder, list(source.method_map), {}, keywords=KEYWORDS,
+        skipped = [(f"{Path(skip).relative_to(folder)}/**", "ignore") for skip in source.skip
+                   if Path(skip).is_relative_to(folder)]
+        found = extract_from_dir(ROOT / folder, skipped + list(source.method_map), {}, keywords=KEYWORDS,
                                  strip_comment_tags=True)
         for filename, lineno, message, comments, context in found:
             catalogue.add(message, None, [(f"{folder}/{filename}", lineno)], auto_comments=comments, context=context)
@@ -101,14 +153,14 @@ def missing(source: Source, language: str) -> list[str]:
 def compile_all() -> None:
     from engine.i18n import compile_catalogues
 
-    for source in SOURCES:
+    for source in sources():
         compile_catalogues(source.locale_dir, source.domain)
 
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "missing"
     if command == "update":
-        for source in SOURCES:
+        for source in sources():
             for language in LANGUAGES:
                 update(source, language)
         return 0
@@ -117,7 +169,7 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "missing":
         count = 0
-        for source in SOURCES:
+        for source in sources():
             for language in LANGUAGES:
                 for line in missing(source, language):
                     print(f"{source.domain} {language}: {line}")

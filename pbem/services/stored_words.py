@@ -4,7 +4,7 @@ A finished game's termination ("alice gave up after 3 turns", "game over:
 most points") is stored in English, once, whoever reads it later; a board's
 legend lines come from the game's notation, also in English, because the
 same drawing serves every reader.  Each of these texts is a message of one
-of the two catalogues (``docs/i18n.md``), marked where it is made (``N_``,
+of the catalogues (``docs/i18n.md``), marked where it is made (``N_``,
 a constant or a pattern with named fields).  Shown to a reader, the text is
 found again in the catalogue, its fields read back from the English, and
 the French written with them (each field's words translated in turn, so
@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 
-from pbem.catalogues import SOURCES, read
+from pbem.catalogues import read, sources
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue only (it is stored in English)."""
@@ -64,7 +64,7 @@ def _messages(language: str) -> tuple[dict[str, str], tuple[tuple[re.Pattern, st
     most literal reading wins)."""
     constant: dict[str, str] = {}
     patterns: list[tuple[int, re.Pattern, str]] = []
-    for source in SOURCES:
+    for source in sources():
         for message in read(source, language):
             if not message.id or not message.string or isinstance(message.id, (tuple, list)) or message.fuzzy:
                 continue
