@@ -31,8 +31,10 @@ spaces or ``and``), ``new <game> vs bot [<level>]`` (a game against the computer
 ``puzzle <number>`` (start a game of that puzzle; ``puzzle #12`` too).  Any
 other line there is :data:`INVALID`.
 
-:func:`parse_command` never raises: a line it cannot use becomes a
-:class:`Command` of kind :data:`INVALID` with an ``error`` explaining why.
+:data:`WORDS` holds each command's words (:class:`Word`); the server gives
+each its action and its help.  :func:`parse_command` never raises: a line
+it cannot use becomes a :class:`Command` of kind :data:`INVALID` with an
+``error`` explaining why.
 """
 from __future__ import annotations
 
@@ -59,23 +61,33 @@ PUZZLES = "puzzles"
 PUZZLE = "puzzle"
 INVALID = "invalid"
 
-#: Words that are commands on their own (no argument).
-_BARE = {
-    "legal": LEGAL,
-    "board": BOARD,
-    "status": BOARD,
-    "record": RECORD,
-    "resign": RESIGN,
-    "draw": DRAW,
-    "help": HELP,
-    "games": GAMES,
-    "puzzles": PUZZLES,
-    "accept": ACCEPT,
-    "decline": DECLINE,
-    "settings": SETTINGS,
-}
+
+@dataclass(frozen=True)
+class Word:
+    """A command of the language as the parser knows it: its ``name`` (the
+    kind of :class:`Command` it makes), the other words for it
+    (``aliases``), whether it is a word alone on its line (``bare``; else it
+    takes an argument, read by :func:`parse_command`) and whether mail to
+    the plain address may send it (``plain``).  What a command does, and
+    how the help describes it, is the server's (``pbem.mailrobot.commands``)."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    bare: bool = True
+    plain: bool = False
+
+
+#: Every command word, by name.
+WORDS: dict[str, Word] = {word.name: word for word in (
+    Word(TURN, bare=False), Word(PREVIEW, bare=False), Word(LEGAL), Word(BOARD, aliases=("status",)),
+    Word(RECORD), Word(RESIGN), Word(DRAW), Word(VACATION, bare=False), Word(SET, bare=False), Word(SETTINGS),
+    Word(ACCEPT), Word(DECLINE), Word(HELP, plain=True), Word(GAMES, plain=True), Word(NEW, bare=False, plain=True),
+    Word(PUZZLES, plain=True), Word(PUZZLE, bare=False, plain=True),
+)}
+#: Words that are commands on their own (no argument), aliases included.
+_BARE = {written: word.name for word in WORDS.values() if word.bare for written in (word.name, *word.aliases)}
 #: Commands allowed in mail to the plain address.
-PLAIN_COMMANDS = frozenset({HELP, GAMES, NEW, PUZZLES, PUZZLE})
+PLAIN_COMMANDS = frozenset(word.name for word in WORDS.values() if word.plain)
 #: Longest line we look at; longer lines are refused.
 MAX_LINE = 500
 _MAX_VACATION_DAYS = 365
