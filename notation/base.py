@@ -80,8 +80,11 @@ def players_legend(players: int) -> str:
 class Piece:
     """One thing standing on a square.
 
-    ``kind`` is a short word the renderers know how to draw ("tree",
-    "logger", "pyramid", "stone", "blocked"); ``player`` is 0-based or None
+    ``kind`` is a short word saying how the picture renderers draw it: its
+    ``PieceLook``, which the game declares (``Notation.piece_looks``: Logger's
+    "tree" and "logger", Ataxx's "stone" and "blocked"), or the shared
+    "pyramid" (``SHARED_LOOKS``); a kind no game declares is drawn as its
+    label.  ``player`` is 0-based or None
     for neutral pieces; ``size`` is 1-3 for pyramids and tree stages;
     ``marked`` flags an extra marker (a protester on a tree); ``label`` is the
     character the text diagram shows.  ``colour``, when set, is the CSS
@@ -98,6 +101,38 @@ class Piece:
     #: drawn lying on its side, pointing right (an Icehouse pyramid laid
     #: down: an invader, a fighter); renderers that do not read it draw it upright
     lying: bool = False
+
+
+#: the shapes a ``PieceLook`` may have
+LOOK_SHAPES = ("pyramid", "disc", "square", "label")
+
+
+@dataclass(frozen=True)
+class PieceLook:
+    """How the SVG and PNG renderers draw a kind of piece (``Piece.kind``),
+    in pixels of a 56-pixel square.  ``shape``: "pyramid" (an Icehouse
+    pyramid of the piece's size 1-3, upright or lying; a marked one has a
+    dot in its corner), "disc" (a circle of radius ``size``), "square" (a
+    square ``size`` pixels inside the square's edges) or "label" (the
+    piece's label in ink, as an unknown kind is drawn).  Its fill is
+    ``fill`` when set, whoever's piece it is; else the piece's own
+    ``colour``, else its player's, else ``neutral`` when set (a piece of no
+    player: a Logger tree), else grey.  ``label``, when set, is the colour
+    of the piece's label written over it."""
+
+    shape: str
+    fill: str | None = None
+    neutral: str | None = None
+    size: int = 0
+    label: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.shape not in LOOK_SHAPES:
+            raise ValueError(f"a piece look is one of {', '.join(LOOK_SHAPES)}; not {self.shape!r}")
+
+
+#: the looks of the kinds of piece every game may use: the Icehouse pyramid
+SHARED_LOOKS: Mapping[str, PieceLook] = {"pyramid": PieceLook("pyramid")}
 
 
 #: what a ``Zone`` may hold, by kind
@@ -286,6 +321,11 @@ class Notation(ABC, Generic[S, T]):
     turn_examples: tuple[str, ...] = ()
     #: the settings a player may change outside their turn (none by default)
     seat_settings: tuple[SeatSetting, ...] = ()
+    #: how the pictures draw the kinds of piece this game's diagrams use
+    #: beyond the shared ones (``SHARED_LOOKS``), by ``Piece.kind``; a kind
+    #: is a word shared by every game, so two games using one give it the
+    #: same look (the renderer refuses to draw a kind given two)
+    piece_looks: Mapping[str, PieceLook] = {}
 
     def example_turn(self, default: str | None = "...") -> str | None:
         """The game's first turn example, for help texts and error messages;

@@ -12,6 +12,7 @@ from PIL import Image
 from notation import registry
 from notation.base import Diagram, Piece
 from notation.drawing import render as diagrams
+from notation.logger import TREE
 
 ALL_KINDS = Diagram(
     4,
@@ -43,7 +44,7 @@ def test_svg_draws_every_piece_kind_with_a_description_and_escapes_text():
     assert "scores <1> & <2>" in texts and "<&>" in texts
     assert {"1", "2", "3", "a", "b", "c", "d"} <= set(texts)
     fills = {e.get("fill") for e in root.iter() if e.get("fill")}
-    assert diagrams.colour(0) in fills and diagrams.colour(1) in fills and diagrams.TREE in fills
+    assert diagrams.colour(0) in fills and diagrams.colour(1) in fills and TREE in fills
 
 
 def test_png_is_an_image_of_the_same_size():

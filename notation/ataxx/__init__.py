@@ -14,7 +14,7 @@ from typing import Any
 from engine.ataxx import PASS, AtaxxGame, AtaxxMove, AtaxxState
 from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name
 from engine.errors import GameOverError, MalformedTurnError, PositionError, TurnError
-from notation.base import Diagram, GameKind, Notation, Piece, reason_words
+from notation.base import Diagram, GameKind, Notation, Piece, PieceLook, reason_words
 from notation.quote import quote
 
 _MOVE = re.compile(r"^([a-z][0-9])(?:-?([a-z][0-9]))?$")
@@ -26,6 +26,8 @@ _FEN_HELP = _("a FEN such as 'x5o/7/7/7/7/7/o5x x 0 1' (ranks 7 to 1; x, o, - bl
 class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
     game = AtaxxGame()
     turn_examples = ("g2", "a7c5", "0000")
+    #: a stone is a disc in its player's colour; a blocked square is dark grey
+    piece_looks = {"stone": PieceLook("disc", size=19), "blocked": PieceLook("square", fill="#444444", size=3)}
 
     def player_label(self, player: int) -> str:
         return "xo"[player]

@@ -4,10 +4,12 @@ the game's ``notation.base.Diagram`` without knowing the game.  Rendered
 diagrams are cached per (game, options, position, format), and a PNG is
 drawn from cached pieces (``notation.drawing.sprites``, ``docs/diagrams.md``).
 
-Piece kinds drawn: "tree" (size = stage 1-3, marked = a protester on it),
-"logger", "pyramid" (player colour, size 1-3), "stone", "blocked"; any other
-kind is drawn as its label.  A piece with its own ``colour`` is drawn in it
-instead of its player's.  Players 1-8 have the colours of
+A piece is drawn by the look of its kind (``notation.base.PieceLook``: a
+pyramid, a disc, a square or its label), which the game that uses the kind
+declares (``Notation.piece_looks``) or which every game shares (the
+Icehouse pyramid, ``notation.base.SHARED_LOOKS``): the renderer names no
+game's pieces, and a kind no game declares is drawn as its label.  A piece
+with its own ``colour`` is drawn in it instead of its player's.  Players 1-8 have the colours of
 ``notation.base.PLAYER_COLOURS``; a diagram with ``players`` set gets a
 legend naming them.
 """
@@ -24,14 +26,13 @@ from notation.drawing import sprites
 from notation.drawing import zones
 from notation.drawing import png as png_encode
 from notation.base import PLAYER_COLOURS as _PALETTE
-from notation.base import Diagram, Piece, player_colour
+from notation.base import SHARED_LOOKS, Diagram, Piece, PieceLook, player_colour
 
 CELL = 56
 MARGIN = 26  # room for the rank numbers (left) and files (below)
 LINE = 18  # caption line height
 PLAYER_COLOURS = tuple(c.css for c in _PALETTE)
 NEUTRAL = "#6b6b6b"
-TREE = "#2f7d32"
 BOARD_LIGHT = "#f3ead7"
 BOARD_DARK = "#e6d8b8"
 INK = "#222222"
@@ -97,18 +98,63 @@ def _origin(diagram: Diagram, file: int, rank: int) -> tuple[int, int]:
     return MARGIN + file * CELL, 8 + (diagram.ranks - 1 - rank) * CELL
 
 
+#: how a kind that no game gives a look is drawn
+_AS_LABEL = PieceLook("label")
+
+
+def piece_look(kind: str) -> PieceLook:
+    """How pieces of ``kind`` are drawn: the look the registered games (or
+    the shared looks) give it, else its label.  ``ValueError`` when two
+    games give it different looks."""
+    found = _looks(tuple(registry.all_names())).get(kind, _AS_LABEL)
+    if isinstance(found, str):
+        raise ValueError(found)
+    return found
+
+
+@lru_cache(maxsize=8)
+def _looks(names: tuple[str, ...]) -> dict[str, PieceLook | str]:
+    """The shared looks and every registered game's, by kind; a kind given
+    two different looks maps to the error naming who gave them.  A game
+    whose plug-in cannot be loaded gives none (using it says why)."""
+    found: dict[str, PieceLook | str] = dict(SHARED_LOOKS)
+    givers = {kind: "notation.base.SHARED_LOOKS" for kind in SHARED_LOOKS}
+    for name in names:
+        try:
+            looks = registry.get_any(name).notation.piece_looks
+        except registry.GameLoadError:
+            continue
+        for kind, look in looks.items():
+            if kind not in found:
+                found[kind], givers[kind] = look, name
+            elif found[kind] != look:
+                found[kind] = (f"the piece kind {kind!r} is given two looks, by {givers[kind]} and by {name}; "
+                               "a kind is drawn the same way in every game: give it another name")
+    return found
+
+
+def _look_fill(look: PieceLook, piece: Piece) -> str:
+    """The look's own fill, else the piece's colour, else its player's, else the look's neutral one."""
+    if look.fill:
+        return look.fill
+    if piece.colour or piece.player is not None:
+        return _fill(piece)
+    return look.neutral or NEUTRAL
+
+
 def _shapes(piece: Piece, x: int, y: int) -> list[tuple[str, Any, str]]:
-    """The piece as simple shapes: ("polygon", points, fill), ("circle",
-    (cx, cy, r), fill), ("rect", (x0, y0, x1, y1), fill), ("text", (cx, cy,
-    text), fill)."""
+    """The piece as simple shapes, by the look of its kind: ("polygon",
+    points, fill), ("circle", (cx, cy, r), fill), ("rect", (x0, y0, x1,
+    y1), fill), ("text", (cx, cy, text), fill)."""
     cx, cy = x + CELL / 2, y + CELL / 2
-    size = max(1, min(3, piece.size))
+    look = piece_look(piece.kind)
     shapes: list[tuple[str, Any, str]] = []
-    if piece.kind in ("tree", "pyramid"):
+    if look.shape == "pyramid":
+        size = max(1, min(3, piece.size))
         half = 8 + 5 * size
         height = 14 + 9 * size
         base = cy + height / 2
-        fill = TREE if piece.kind == "tree" and piece.player is None and not piece.colour else _fill(piece)
+        fill = _look_fill(look, piece)
         if piece.lying:  # laid down, pointing right: its base stands upright on the left
             left = cx - height / 2
             shapes.append(("polygon", [(left, cy - half), (left, cy + half), (left + height, cy)], fill))
@@ -116,15 +162,15 @@ def _shapes(piece: Piece, x: int, y: int) -> list[tuple[str, Any, str]]:
             shapes.append(("polygon", [(cx - half, base), (cx + half, base), (cx, base - height)], fill))
         if piece.marked:
             shapes.append(("circle", (x + CELL - 12, y + 12, 7), colour(piece.player) if piece.player is not None else "#b71c1c"))
-    elif piece.kind == "logger":
-        shapes.append(("circle", (cx, cy, 17), _fill(piece)))
-        shapes.append(("text", (cx, cy, piece.label), "#ffffff"))
-    elif piece.kind == "stone":
-        shapes.append(("circle", (cx, cy, 19), _fill(piece)))
-    elif piece.kind == "blocked":
-        shapes.append(("rect", (x + 3, y + 3, x + CELL - 3, y + CELL - 3), "#444444"))
-    else:
+    elif look.shape == "disc":
+        shapes.append(("circle", (cx, cy, look.size), _look_fill(look, piece)))
+    elif look.shape == "square":
+        inset = look.size
+        shapes.append(("rect", (x + inset, y + inset, x + CELL - inset, y + CELL - inset), _look_fill(look, piece)))
+    if look.shape == "label":
         shapes.append(("text", (cx, cy, piece.label), INK))
+    elif look.label is not None:
+        shapes.append(("text", (cx, cy, piece.label), look.label))
     return shapes
 
 

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
 from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
 from engine.logger.board import CORNERS, names, order, parse_square, square_name
-from notation.base import Diagram, GameKind, Notation, Piece, reason_words
+from notation.base import Diagram, GameKind, Notation, Piece, PieceLook, reason_words
 from notation.quote import quote
 
 _SQUARE = r"[a-e][1-5]"
@@ -38,9 +38,15 @@ def _malformed(text: str, why: str) -> MalformedTurnError:
     return MalformedTurnError(_('{why}; {help}', why=why, help=_HELP))
 
 
+#: the colour of a tree (of no player) on the pictures
+TREE = "#2f7d32"
+
+
 class LoggerNotation(Notation[LoggerState, Any]):
     game = LoggerGame()
     turn_examples = ("a1", "b1-b3 G P:b4", "G:c3>c4 C:c2", "X:c4,d5")
+    #: a tree is a green pyramid of its stage (marked: a protester on it); a logger a disc with its number
+    piece_looks = {"tree": PieceLook("pyramid", neutral=TREE), "logger": PieceLook("disc", size=17, label="#ffffff")}
 
     # -- turns -----------------------------------------------------------
     def read_turn(self, state: LoggerState, text: str):
