@@ -33,7 +33,7 @@ PLAYER_OF_REQUEST = "pbem_player_of_request"
 #: flask.g key of the player a request is read by when it is not the session's (``read_in_language_of``)
 READER_OF_REQUEST = "pbem_reader_of_request"
 
-__all__ = ["gettext", "lazy_gettext", "ngettext", "init_app", "for_language", "for_player", "LANGUAGES", "NAMES"]
+__all__ = ["gettext", "lazy_gettext", "ngettext", "N_", "init_app", "for_language", "for_player", "LANGUAGES", "NAMES"]
 
 
 def setting_of(value: Any) -> str:
@@ -136,6 +136,12 @@ def _request_catalogue() -> Any:
     except Exception:  # no database at hand to know the reader: Flask-Babel's own way
         return None
     return None if found is None else found[1]
+
+
+def N_(string: str) -> str:
+    """Mark ``string`` for extraction only: it is translated later, with
+    ``gettext(string, ...)`` (the mail robot's commands' help)."""
+    return string
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:

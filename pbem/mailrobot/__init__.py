@@ -6,7 +6,8 @@
   the shunt, retry;
 * :mod:`.robot` -- one stored message: loop guards, the sender check, the
   first usable line, dispatch;
-* :mod:`.commands` -- the ``COMMANDS`` dict, command name -> handler;
+* :mod:`.commands` -- the ``COMMANDS`` table, command name -> its words, its
+  help (the help answers are written from it) and its action;
 * :mod:`.replies` -- queueing answers in the outbox, the once-a-day limit;
 * :mod:`.outgoing` -- outbox rows as MIME messages, and the sender;
 * :mod:`.given_up` -- outgoing mail given up: listed and retried;

@@ -1,11 +1,13 @@
-"""What the robot does for each command: ONE dict, ``COMMANDS``, from the
-command name (``mail.commands``' kinds) to its handler.
+"""What the robot does for each command: ONE table, ``COMMANDS``, from the
+command name (``mail.commands``' kinds) to its ``MailCommand``: its words
+(parsed by ``mail.commands``), its syntax and description, from which the
+help answers are written (``game_help``, ``plain_help``), and its action.
 
-A handler is ``handler(ctx: Context, cmd: mail.commands.Command) -> None``.
+An action is ``action(ctx: Context, cmd: mail.commands.Command) -> None``.
 It must, in one transaction: mark the stored message processed
 (``ctx.claim()``), do the work, queue the answer (``ctx.reply`` or
-``ctx.error``) and commit (``ctx.commit()``, or a service that commits).  A
-handler that calls a service which commits claims and queues its answer
+``ctx.error``) and commit (``ctx.commit()``, or a service that commits).  An
+action that calls a service which commits claims and queues its answer
 *before* the call, so the message, the change and the answer are committed
 together; ``ServiceError``s are caught by the robot, which rolls back and
 answers with the error.  ``ctx.game``/``ctx.player`` are the game and the
@@ -16,12 +18,13 @@ there is one.
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
+from pbem.i18n import N_, gettext
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import Session, select
@@ -109,71 +112,148 @@ class Context:
         return texts
 
 
-def _game_help(settings: MailSettings, game: Game | None = None, session: Session | None = None) -> str:
-    """The commands for mail about ``game``, its turn example taken from
-    the game's notation; a one-player game has no draw to offer."""
-    kind = kind_of(game) if game is not None else None
-    example = kind.notation.example_turn() if kind is not None else "a turn"
-    solitaire = game is not None and session is not None and len(seats_of(session, game)) == 1
-    draw = "" if solitaire else "\n  draw               " + gettext("offer a draw, or accept the one offered")
-    resign = gettext("give up (end the game)") if solitaire else gettext("resign the game")
-    guide = ("" if kind is None else "\n\n" + gettext(
-        "How to play %(game)s (the rules as this server applies them, the notation with examples, pictures): "
-        "%(link)s", game=kind.rules.title or kind.name, link=links.guide(kind.name)))
-    return gettext("""How to play by email: reply to any mail about the game (keep the reply
-address; it identifies you and the game), one command per line:
-
-  <turn>             your turn in the game's notation, e.g. %(example)s
-  #12 <turn>         the same, answering turn 12: refused if the game has moved on
-  preview <turn>     the board after that turn, without playing it
-  legal              the turns you may play now
-  board  (status)    the board now
-  record             the game record
-  resign             %(resign)s%(draw)s
-  accept / decline   answer the invitation to a game that has not started
-  help               this text
-
-Only the first command in your mail is used; quoted text below it is ignored.
-To %(robot)s (no game): help, games, new <game> with <addresses>,
-puzzles, puzzle <number>.%(guide)s""", example=example if kind is not None else gettext("a turn"), resign=resign,
-                   draw=draw, robot=settings.robot_address, guide=guide) + _settings_help(kind)
+#: where a game's help lists a command: with the others (``GAME``), under "At
+#: any time" (``ANY_TIME``: only in a game that declares settings a player may
+#: change outside a turn), or nowhere (``UNLISTED``)
+GAME, ANY_TIME, UNLISTED = "game", "any time", ""
 
 
-def _settings_help(kind) -> str:
-    """The ``set`` and ``settings`` commands, for a game whose players may
-    change settings outside their turn: each setting with its example."""
-    declared = tuple(kind.notation.seat_settings) if kind is not None else ()
-    if not declared:
-        return ""
-    lines = ["", "", gettext("At any time, also when it is not your turn:"),
-             "  settings           " + gettext("your settings in this game (only you see them)")]
-    for setting in declared:
-        lines.append(f"  set {setting.name} {setting.example}".ljust(21) + " " + setting.description)
+@dataclass(frozen=True)
+class About:
+    """What a help answer is about: the game's kind (None: mail to the plain
+    address), whether the game has one player, and the values the commands'
+    descriptions name (``%(example)s``, ``%(levels)s``...)."""
+
+    kind: Any = None
+    solitaire: bool = False
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+#: what stands for an argument in a command's syntax (``<turn>``, ``[level]``):
+#: translated in a help, the command words themselves never are
+_PLACEHOLDER = re.compile(r"<[^<>]+>|\[[^\[\]]+\]")
+#: every placeholder the commands' syntaxes use, marked for the catalogue
+PLACEHOLDERS = (N_("<turn>"), N_("<days>"), N_("<setting>"), N_("<value>"), N_("<game>"), N_("<addresses>"),
+                N_("[level]"), N_("<number>"))
+
+
+def _syntax(syntax: str) -> str:
+    """A command's syntax as a help shows it: its placeholders translated."""
+    return _PLACEHOLDER.sub(lambda found: gettext(found.group(0)), syntax)
+
+
+@dataclass(frozen=True)
+class MailCommand:
+    """One command of the mail robot, as GNU Mailman's email commands are: its
+    words (``word``: its name, its aliases and whether the plain address
+    takes it; ``mail.commands`` parses them), its ``syntax`` and
+    ``description`` as the help lists them (the syntax as typed, only its
+    placeholders translated; the description a message of the server's
+    catalogue, translated when a help is written, with ``%(name)s`` fields
+    from ``About.values``), and its ``action(ctx, cmd)``.  The help answers
+    are written from the ``COMMANDS`` table of these (``game_help``,
+    ``plain_help``)."""
+
+    word: c.Word
+    syntax: str
+    description: str
+    action: Callable[[Context, c.Command], None]
+    #: where a game's help lists it: GAME, ANY_TIME or UNLISTED (the plain
+    #: address's help lists the commands the plain address takes)
+    section: str = GAME
+    #: its description in a game of one player; None: not offered there; "": as in any game
+    alone: str | None = ""
+    #: other ways to write it, each (syntax, description), listed after it
+    forms: tuple[tuple[str, str], ...] = ()
+    #: done in a game that has not started (anything else is answered with ``waiting_for``)
+    before_start: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.word.name
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        return self.word.aliases
+
+    @property
+    def plain(self) -> bool:
+        return self.word.plain
+
+    def usages(self, about: About) -> list[tuple[str, str]]:
+        """Its lines in a help about ``about``, translated: (syntax,
+        description) pairs; none when it is not offered there."""
+        description = self.alone if about.solitaire and self.alone != "" else self.description
+        if description is None:
+            return []
+        syntax = _syntax(self.syntax) + "".join(f" ({alias})" for alias in self.aliases)
+        return [(syntax, gettext(description, **about.values))] + [
+            (_syntax(form), gettext(meaning, **about.values)) for form, meaning in self.forms]
+
+
+@dataclass(frozen=True)
+class SettingCommand(MailCommand):
+    """``set``: a help lists each setting the game declares, with its
+    example, rather than the bare syntax."""
+
+    def usages(self, about: About) -> list[tuple[str, str]]:
+        declared = tuple(about.kind.notation.seat_settings) if about.kind is not None else ()
+        return [(f"set {setting.name} {setting.example}", str(setting.description)) for setting in declared]
+
+
+def _listing(about: About, listed: list[MailCommand], width: int) -> str:
+    """The commands' lines: each syntax in a column ``width`` wide, then its
+    description, whose further lines go under its first."""
+    lines = []
+    for command in listed:
+        for syntax, description in command.usages(about):
+            first, *more = description.split("\n")
+            lines.append(f"  {syntax}".ljust(width - 1) + " " + first)
+            lines += [" " * width + line for line in more]
     return "\n".join(lines)
 
 
-def _plain_help(settings: MailSettings) -> str:
-    names = ", ".join(registry.names())
-    return gettext("""Commands for %(robot)s, one per line:
+def _section(section: str) -> list[MailCommand]:
+    return [command for command in COMMANDS.values() if command.section == section]
 
-  games                           your games, with the address to play each
-  new <game> with <addresses>     start a game and invite them (%(names)s),
-                                  e.g. new logger with bob@example.org
-  new <game>                      start a game of one player (a solitaire),
-                                  e.g. new greenhouse
-  new <game> vs bot [level]       play the computer, e.g. new logger vs bot hard
-                                  (levels: %(levels)s)
-  puzzles                         today's and recent puzzles, with par
-  puzzle <number>                 play that puzzle (a published deal; the
-                                  leaderboard ranks the fewest), e.g. puzzle 1
-  help                            this text
 
-To play a turn, or to accept an invitation, reply to the mail about that
-game: every game mail comes from a reply address that knows the game and you.
-'new' works for addresses that have signed in on the web once.  Web: %(web)s
-How to play each game (rules, notation with examples, pictures): %(rules)s""", robot=settings.robot_address,
-                   names=names, web=links.external('/'), rules=links.external('/rules'),
-                   levels=bot_seats.levels_text())
+def _plain_commands() -> list[MailCommand]:
+    return [command for command in COMMANDS.values() if command.plain]
+
+
+def game_help(settings: MailSettings, game: Game | None = None, session: Session | None = None) -> str:
+    """The help of mail about ``game``, from ``COMMANDS``: the turn example
+    taken from the game's notation, no draw in a game of one player, the
+    settings part in a game that declares settings."""
+    kind = kind_of(game) if game is not None else None
+    about = About(kind, game is not None and session is not None and len(seats_of(session, game)) == 1,
+                  {"example": kind.notation.example_turn() if kind is not None else gettext("a turn")})
+    plain = ", ".join(_syntax(command.syntax) for command in _plain_commands())
+    text = (gettext("How to play by email: reply to any mail about the game (keep the reply\n"
+                    "address; it identifies you and the game), one command per line:")
+            + "\n\n" + _listing(about, _section(GAME), 21) + "\n\n"
+            + gettext("Only the first command in your mail is used; quoted text below it is ignored.") + "\n"
+            + gettext("To %(robot)s (no game): %(commands)s.", robot=settings.robot_address, commands=plain))
+    if kind is not None:
+        text += "\n\n" + gettext(
+            "How to play %(game)s (the rules as this server applies them, the notation with examples, pictures): "
+            "%(link)s", game=kind.rules.title or kind.name, link=links.guide(kind.name))
+    if kind is not None and tuple(kind.notation.seat_settings):
+        text += ("\n\n" + gettext("At any time, also when it is not your turn:") + "\n"
+                 + _listing(about, _section(ANY_TIME), 21))
+    return text
+
+
+def plain_help(settings: MailSettings) -> str:
+    """The help of mail to the plain address, from ``COMMANDS``."""
+    about = About(values={"names": ", ".join(registry.names()), "levels": bot_seats.levels_text()})
+    return (gettext("Commands for %(robot)s, one per line:", robot=settings.robot_address) + "\n\n"
+            + _listing(about, _plain_commands(), 34) + "\n\n"
+            + gettext("To play a turn, or to accept an invitation, reply to the mail about that\n"
+                      "game: every game mail comes from a reply address that knows the game and you.\n"
+                      "'new' works for addresses that have signed in on the web once.  Web: %(web)s\n"
+                      "How to play each game (rules, notation with examples, pictures): %(rules)s",
+                      web=links.external('/'), rules=links.external('/rules')))
 
 
 def _status_line(ctx: Context) -> str:
@@ -362,7 +442,7 @@ def settings_(ctx: Context, cmd: c.Command) -> None:
 
 def help_(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
-    text = _game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else _plain_help(ctx.settings)
+    text = game_help(ctx.settings, ctx.game, ctx.session) if ctx.game is not None else plain_help(ctx.settings)
     ctx.reply(text, board=False)
     ctx.commit()
 
@@ -473,30 +553,47 @@ def unhandled(ctx: Context, cmd: c.Command) -> None:
     ctx.commit()
 
 
-#: command name -> handler
-COMMANDS: dict[str, Callable[[Context, c.Command], None]] = {
-    c.TURN: turn,
-    c.PREVIEW: preview,
-    c.LEGAL: legal,
-    c.BOARD: board,
-    c.RECORD: record,
-    c.RESIGN: resign,
-    c.DRAW: draw,
-    c.HELP: help_,
-    c.GAMES: games,
-    c.NEW: new,
-    c.PUZZLE: puzzle,
-    c.PUZZLES: puzzle_list,
-    c.VACATION: vacations.by_mail,
-    c.SET: set_setting,
-    c.SETTINGS: settings_,
-    c.ACCEPT: accept,
-    c.DECLINE: decline,
-}
+def _command(name: str, syntax: str, description: str, action: Callable[[Context, c.Command], None],
+             cls: type[MailCommand] = MailCommand, **more: Any) -> MailCommand:
+    return cls(c.WORDS[name], syntax, description, action, **more)
+
+
+#: every command, by name, in the order the help lists them
+COMMANDS: dict[str, MailCommand] = {command.name: command for command in (
+    _command(c.TURN, "<turn>", N_("your turn in the game's notation, e.g. %(example)s"), turn,
+             forms=(("#12 <turn>", N_("the same, answering turn 12: refused if the game has moved on")),)),
+    _command(c.PREVIEW, "preview <turn>", N_("the board after that turn, without playing it"), preview),
+    _command(c.LEGAL, "legal", N_("the turns you may play now"), legal),
+    _command(c.BOARD, "board", N_("the board now"), board, before_start=True),
+    _command(c.RECORD, "record", N_("the game record"), record),
+    _command(c.RESIGN, "resign", N_("resign the game"), resign, alone=N_("give up (end the game)")),
+    _command(c.DRAW, "draw", N_("offer a draw, or accept the one offered"), draw, alone=None),
+    _command(c.ACCEPT, "accept", N_("accept the invitation to a game that has not started"), accept,
+             before_start=True),
+    _command(c.DECLINE, "decline", N_("decline the invitation: the game is cancelled"), decline, before_start=True),
+    _command(c.VACATION, "vacation <days>", N_("pause your clocks for that many days (0 ends it)"),
+             vacations.by_mail, section=UNLISTED),
+    _command(c.SETTINGS, "settings", N_("your settings in this game (only you see them)"), settings_,
+             section=ANY_TIME),
+    _command(c.SET, "set <setting> <value>", N_("change one of your settings in this game"), set_setting,
+             SettingCommand, section=ANY_TIME),
+    _command(c.GAMES, "games", N_("your games, with the address to play each"), games, section=UNLISTED),
+    _command(c.NEW, "new <game> with <addresses>",
+             N_("start a game and invite them (%(names)s),\ne.g. new logger with bob@example.org"), new,
+             section=UNLISTED,
+             forms=(("new <game>", N_("start a game of one player (a solitaire),\ne.g. new greenhouse")),
+                    ("new <game> vs bot [level]",
+                     N_("play the computer, e.g. new logger vs bot hard\n(levels: %(levels)s)")))),
+    _command(c.PUZZLES, "puzzles", N_("today's and recent puzzles, with par"), puzzle_list, section=UNLISTED),
+    _command(c.PUZZLE, "puzzle <number>",
+             N_("play that puzzle (a published deal; the\nleaderboard ranks the fewest), e.g. puzzle 1"), puzzle,
+             section=UNLISTED),
+    _command(c.HELP, "help", N_("this text"), help_, before_start=True),
+)}
 
 #: what may be done in a game that has not started (others are answered with
 #: ``waiting_for``)
-BEFORE_START = frozenset({c.ACCEPT, c.DECLINE, c.HELP, c.BOARD, c.INVALID})
+BEFORE_START = frozenset({name for name, command in COMMANDS.items() if command.before_start} | {c.INVALID})
 
 _SQUARE = re.compile(r"[A-Za-z]\d")
 

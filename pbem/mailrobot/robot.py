@@ -30,8 +30,8 @@ from mail import commands as c
 from mail.errors import MailError
 from mail.inbound import InboundMessage, parse_message
 from mail.tokens import read_token
-from pbem.mailrobot.commands import (BEFORE_START, COMMANDS, AlreadyProcessed, Context, _game_help, _plain_help,
-                                     looks_like_turn, unhandled, waiting_for)
+from pbem.mailrobot.commands import (BEFORE_START, COMMANDS, AlreadyProcessed, Context, game_help, looks_like_turn,
+                                     plain_help, unhandled, waiting_for)
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
@@ -71,13 +71,13 @@ def _process(session: Session, settings: MailSettings, row: InboxMessage, langua
     cmd = pick(ctx, msg.lines, in_game, considered) or pick(ctx, msg.attachment_lines, in_game, considered)
     if cmd is None:
         return _nothing(ctx, considered)
-    handler = COMMANDS.get(cmd.kind)
+    command = COMMANDS.get(cmd.kind)
     try:
         if cmd.kind == c.INVALID:
             raise _Invalid(cmd.error)
         if ctx.game is not None and ctx.game.status == INVITING and cmd.kind not in BEFORE_START:
             raise _Invalid(waiting_for(ctx))
-        (handler or unhandled)(ctx, cmd)
+        (command.action if command is not None else unhandled)(ctx, cmd)
         return f"{cmd.kind} done"
     except AlreadyProcessed:
         session.rollback()
@@ -227,10 +227,10 @@ def _nothing(ctx: Context, considered: list[str] | None = None) -> str:
     considered = considered or []
     if ctx.game is not None:
         queue_reply(ctx.session, ctx.msg, "I found no turn or command in your mail, so nothing was changed.\n\n"
-                    + _quoted(ctx, considered) + "\n\n" + _game_help(ctx.settings, ctx.game, ctx.session),
+                    + _quoted(ctx, considered) + "\n\n" + game_help(ctx.settings, ctx.game, ctx.session),
                     game=ctx.game, ply=ctx.game.ply if ctx.game.position else None, seat=ctx.seat)
     elif once_a_day(ctx.session, ctx.msg.sender, "plain-help"):
         queue_reply(ctx.session, ctx.msg, "I found no command in your mail, so nothing was changed.\n\n"
-                    + _quoted(ctx, considered) + "\n\n" + _plain_help(ctx.settings))
+                    + _quoted(ctx, considered) + "\n\n" + plain_help(ctx.settings))
     ctx.commit()
     return "no command"
