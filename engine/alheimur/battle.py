@@ -53,7 +53,7 @@ def firing_order(ships: list[Ship]) -> list[Ship]:
 
 def stages(state: AlheimurState, world_name: str) -> tuple[tuple[int, int], ...]:
     """(attacker, step number) of each attack stage at this world."""
-    world = state.world(world_name)
+    world = state.known_world(world_name)
     current, n = state.current, state.players
     result: list[tuple[int, int]] = []
     if world.owner is not None:
@@ -104,7 +104,7 @@ def choose_target(state: AlheimurState, ships: tuple[Ship, ...], shooter: Ship, 
     if not candidates:
         return None
 
-    def key(s: Ship) -> tuple:
+    def key(s: Ship) -> tuple[int, bool, int, int, int]:
         rank = order.players.index(s.owner) if s.owner in order.players else len(order.players)
         kind = (s.fighter if order.transports else not s.fighter)
         return (rank, kind, -s.size, s.owner, -s.marine)
@@ -131,6 +131,7 @@ def chance_event(state: AlheimurState) -> ChanceEvent | None:
 def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str] | None) -> AlheimurState:
     """Apply the attack or defence dice of the waiting shot."""
     b = state.battle
+    assert b is not None and b.shot is not None  # the dice answer the shot that waits for them (chance_event)
     shot = b.shot
     values = [int(d) for d in dice]
     if shot.hits < 0:
@@ -146,7 +147,7 @@ def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str] | Non
         return replace(state, battle=replace(b, shot=replace(shot, hits=hits)))
     cancelled = sum(1 for v in values if v == 6)
     net = max(0, shot.hits - cancelled)
-    world = state.world(b.world)
+    world = state.known_world(b.world)
     ships = list(world.ships)
     ships.remove(shot.target)
     state = state.with_world(world.with_ships(ships))
@@ -158,8 +159,8 @@ def apply_roll(state: AlheimurState, dice: tuple[str, ...], log: list[str] | Non
     if log is not None:
         log.append(note)
     if result is not None:
-        state = state.with_world(state.world(b.world).with_ships(ships + [result]))
-    return replace(state, battle=replace(state.battle, shot=None))
+        state = state.with_world(state.known_world(b.world).with_ships(ships + [result]))
+    return replace(state, battle=replace(b, shot=None))  # b: state.battle, kept by with_world
 
 
 def reduce(state: AlheimurState, ship: Ship, hits: int) -> Ship | None:
@@ -196,7 +197,7 @@ def advance(state: AlheimurState, log: list[str] | None) -> AlheimurState:
         b = state.battle
         if b is None or b.shot is not None:
             return state
-        world = state.world(b.world)
+        world = state.known_world(b.world)
         if b.firing:
             (shooter, only), rest = b.firing[0], b.firing[1:]
             b = replace(b, firing=rest)
@@ -221,13 +222,13 @@ def advance(state: AlheimurState, log: list[str] | None) -> AlheimurState:
             state = replace(state, battle=replace(b, firing=firing, returning=True, fired_upon=()))
             continue
         if b.stages:
-            (attacker, step), rest = b.stages[0], b.stages[1:]
+            (attacker, step), later = b.stages[0], b.stages[1:]
             mine = firing_order([s for s in world.ships if s.owner == attacker])
             if mine:
                 if log is not None:
                     log.append(" " + str(_("Step {step} at world {world}: player {player} fires", step=step,
                                            world=b.world, player=attacker + 1)))
-            state = replace(state, battle=replace(b, stages=rest, attacker=attacker, returning=False, fired_upon=(),
+            state = replace(state, battle=replace(b, stages=later, attacker=attacker, returning=False, fired_upon=(),
                                                   firing=tuple((s, -1) for s in mine)))
             continue
         if b.worlds:
@@ -240,7 +241,7 @@ def advance(state: AlheimurState, log: list[str] | None) -> AlheimurState:
 
 
 def _step_no(state: AlheimurState, b: Battle) -> int:
-    world = state.world(b.world)
+    world = state.known_world(b.world)
     if b.attacker == world.owner:
         return 1
     return 3 if b.attacker == state.current else 5

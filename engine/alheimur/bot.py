@@ -40,10 +40,10 @@ from collections import Counter
 from dataclasses import replace
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from engine.alheimur.deck import DECK, turned
-from engine.alheimur.pieces import AlheimurState, Civilize, Expand, Turn
+from engine.alheimur.pieces import AlheimurState, AlheimurTurn, Civilize, Expand, Move, Turn
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import check_world, expand, survive
 from engine.alheimur.turns import STEPS, expansion_options, moved, step_moves
@@ -52,6 +52,9 @@ from engine.bots import mcts, paired
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
 from engine.errors import IllegalTurnError, PbemError
+
+if TYPE_CHECKING:  # the rules import this module when a bot plays
+    from engine.alheimur.rules import AlheimurGame
 
 HIDDEN = "?"
 
@@ -71,7 +74,7 @@ def unseen(view: AlheimurState) -> list[str]:
     return unseen_of(DECK, shown)
 
 
-def determinize(game: Rules, view: AlheimurState, seat: int, rng: random.Random) -> AlheimurState:
+def determinize(game: Rules[AlheimurState, AlheimurTurn], view: AlheimurState, seat: int, rng: random.Random) -> AlheimurState:
     """A full position that ``view`` could be a view of: the hidden cards
     of the piles and the hidden orbit cards dealt from the unseen cards.
     A view with nothing hidden, or one whose hidden places outnumber the
@@ -122,7 +125,7 @@ def worth(state: AlheimurState) -> list[float]:
     return values
 
 
-def evaluate(game: Rules, state: AlheimurState) -> tuple[float, ...]:
+def evaluate(game: Rules[AlheimurState, AlheimurTurn], state: AlheimurState) -> tuple[float, ...]:
     """A cut-off playout's worth to each player, 0 to 1: their ``worth``
     against the best of the others', smoothly."""
     values = worth(state)
@@ -135,7 +138,7 @@ def evaluate(game: Rules, state: AlheimurState) -> tuple[float, ...]:
     return tuple(result)
 
 
-def order_turns(game: Rules, state: AlheimurState, turns: list, rng: random.Random) -> list:
+def order_turns(game: Rules[AlheimurState, AlheimurTurn], state: AlheimurState, turns: list[AlheimurTurn], rng: random.Random) -> list[AlheimurTurn]:
     """``turns`` best first at a glance: the mover's evaluation after each
     (its own survival check included), ties in ``rng``'s order; of a long
     list only one turn in ``GLANCE_SHARE`` (at least ``BELOW_ROOT``), at
@@ -145,6 +148,7 @@ def order_turns(game: Rules, state: AlheimurState, turns: list, rng: random.Rand
     level, easy beat beginner in 18 games of 34; glancing at one in five,
     12.5 of 15."""
     mover = game.to_move(state)
+    assert mover is not None  # the turns of a player to move
     shuffled = list(turns)
     rng.shuffle(shuffled)
     glanced_count = max(BELOW_ROOT, len(turns) // GLANCE_SHARE)
@@ -161,7 +165,7 @@ def order_turns(game: Rules, state: AlheimurState, turns: list, rng: random.Rand
     return [glanced[i] for i in order] + rest
 
 
-def choose(game: Rules, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
+def choose(game: AlheimurGame, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """The starting colonists: of every placement (5,940 on a world of 12
     territories, a tenth of a second to judge), the best by ``evaluate``,
     which counts what survives a survival check; ties in ``rng``'s order.
@@ -216,7 +220,7 @@ READING_SHARE = 0.5
 PAIRED_WIDTH = 10
 
 
-def _glanced(game: Rules, view: AlheimurState, seat: int, rng: random.Random, budget: Any) -> Any:
+def _glanced(game: Rules[AlheimurState, AlheimurTurn], view: AlheimurState, seat: int, rng: random.Random, budget: Any) -> Any:
     """The best of ``GLANCED_BY_BEGINNER`` turns drawn at random (of the
     first ``READ_BY_BEGINNER``, or of those read in ``READING_SHARE`` of
     the cap) by ``evaluate`` straight after them; None when the view has
@@ -238,7 +242,7 @@ def _glanced(game: Rules, view: AlheimurState, seat: int, rng: random.Random, bu
     return None if best is None else Choice(best, value, why="the best of a few turns at a glance")
 
 
-def _paired(game: Rules, view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
+def _paired(game: Rules[AlheimurState, AlheimurTurn], view: AlheimurState, seat: int, level: Any, rng: random.Random, budget: Any) -> Any:
     """The best of the glance's ``PAIRED_WIDTH`` best distinct turns (``order_turns``)
     by their playouts on the same luck, halved round by round
     (``paired.halve``: ``level.playouts`` playouts in all, the last two
@@ -254,7 +258,7 @@ def _paired(game: Rules, view: AlheimurState, seat: int, level: Any, rng: random
                   why="the turns best at a glance, halved on the same luck")
 
 
-def distinct(game: Rules, view: AlheimurState, turns: list, count: int) -> list:
+def distinct(game: Rules[AlheimurState, AlheimurTurn], view: AlheimurState, turns: list[AlheimurTurn], count: int) -> list[AlheimurTurn]:
     """The first ``count`` of ``turns`` that lead to different positions:
     of a turn that leads where an earlier one did (the same moves in
     another order, a step that changes nothing), only the earlier is
@@ -281,7 +285,7 @@ def distinct(game: Rules, view: AlheimurState, turns: list, count: int) -> list:
 ITEM_TRIES = 8
 
 
-def random_turn(game: Rules, state: AlheimurState, rng: random.Random) -> Turn | None:
+def random_turn(game: Rules[AlheimurState, AlheimurTurn], state: AlheimurState, rng: random.Random) -> Turn | None:
     """A playout's turn in play without listing any: the empty turn or one
     item, its kind (an expansion action, or a move of one of the six
     steps) picked at random among the kinds the position has, then the
@@ -293,6 +297,7 @@ def random_turn(game: Rules, state: AlheimurState, rng: random.Random) -> Turn |
     if state.phase != "play" or game.chance(state) is not None:
         return None
     mid = survive(state, None)
+    kinds: list[Sequence[Expand | Civilize | Move]]
     kinds = [actions for actions in ([a for options in expansion_options(state) for a in options],) if actions]
     kinds += [moves for moves in (step_moves(mid, step) for step in STEPS) if moves]
     if not kinds or rng.random() < 1.0 / (1 + sum(len(k) for k in kinds)):

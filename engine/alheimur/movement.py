@@ -27,7 +27,7 @@ from engine.alheimur.pieces import (
     STEP, AlheimurState, Board, Flip, Fly, Land, Launch, Migrate, Move, Pyramid, Return, Ship,
 )
 from engine.alheimur.worlds import geometry
-from engine.i18n import N_, _
+from engine.i18n import N_, Text, _
 from engine.errors import IllegalTurnError
 
 STEP_NAMES = {1: N_("migrate"), 2: N_("launch/return"), 3: N_("change status"), 4: N_("land"), 5: N_("board"),
@@ -45,7 +45,7 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str] | None) -
     reason for the first that cannot be played."""
     player = state.current
     step = 0
-    acted: Counter = Counter()  # (step, where, what) -> times acted this step
+    acted: Counter[tuple[str, str | Ship]] = Counter()  # (step, where, what) -> times acted this step
     budget: dict[str, int] = {}
     for m in moves:
         s = STEP[type(m)]
@@ -89,7 +89,7 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str] | None) -
                                          territory=t, world=world.name))
             return p
 
-        def take_ship(size: int, fighter: bool, marine: int, moved_key: tuple | None = None) -> Ship:
+        def take_ship(size: int, fighter: bool, marine: int, moved_key: tuple[str] | None = None) -> Ship:
             for ship in ships:
                 carries = ship.marine == marine
                 if ship.owner == player and ship.size == size and ship.fighter == fighter and carries:
@@ -215,12 +215,13 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str] | None) -
     return state
 
 
-def _used(ships: list[Ship], ship: Ship, acted: Counter, key: tuple) -> bool:
+def _used(ships: list[Ship], ship: Ship, acted: Counter[tuple[str, str | Ship]], key: tuple[str]) -> bool:
     """All the ships equal to ``ship`` here have acted in this step already."""
     return sum(1 for s in ships if s == ship) + 0 <= acted[key + (ship,)]
 
 
-def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str] | None) -> AlheimurState:
+def _fly(state: AlheimurState, m: Fly, where: Text, acted: Counter[tuple[str, str | Ship]],
+         log: list[str] | None) -> AlheimurState:
     player = state.current
     if (m.start == SPACE) == (m.end == SPACE):
         raise IllegalTurnError(_("{where}: a ship flies from an orbit to space or from space to an orbit",
@@ -230,7 +231,7 @@ def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str
             raise IllegalTurnError(_("{where}: there is no world {world}; the worlds are {worlds}", where=where,
                                      world=name, worlds=" ".join(w.name for w in state.worlds)))
     ship = Ship(player, m.size, m.fighter, 0 if m.fighter else m.marine)
-    source = list(state.space) if m.start == SPACE else list(state.world(m.start).ships)
+    source = list(state.space) if m.start == SPACE else list(state.known_world(m.start).ships)
     have = source.count(ship)
     if have - acted[(m.start, ship)] <= 0:
         place = _("space") if m.start == SPACE else _("the orbit of world {world}", world=m.start)
@@ -241,7 +242,7 @@ def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str
         raise IllegalTurnError(_("{where}: you have no {ship} in {place}", where=where, ship=what, place=place))
     source.remove(ship)
     state = _put(state, m.start, source)
-    target = list(state.space) if m.end == SPACE else list(state.world(m.end).ships)
+    target = list(state.space) if m.end == SPACE else list(state.known_world(m.end).ships)
     state = _put(state, m.end, target + [ship])
     acted[(m.end, ship)] += 1
     if log is not None:
@@ -254,4 +255,4 @@ def _fly(state: AlheimurState, m: Fly, where: str, acted: Counter, log: list[str
 def _put(state: AlheimurState, zone: str, ships: list[Ship]) -> AlheimurState:
     if zone == SPACE:
         return replace(state, space=tuple(sorted(ships)))
-    return state.with_world(state.world(zone).with_ships(ships))
+    return state.with_world(state.known_world(zone).with_ships(ships))

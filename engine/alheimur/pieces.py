@@ -262,14 +262,14 @@ class Battle:
 
     ``worlds``: worlds still to fight after this one.  ``world``: the one
     being fought.  ``stages``: the attack stages to come there, each
-    (attacker, its return fire follows).  ``firing``: the ships still to fire
+    (attacker, its step number), its return fire following it.  ``firing``: the ships still to fire
     in the current stage, each (owner, ship, the only player it may
     target, or -1 for any other player).  ``fired_upon``: players targeted in
     the current attack stage.  ``shot``: the shot waiting for dice."""
 
     worlds: tuple[str, ...]
     world: str
-    stages: tuple[tuple[int, bool], ...]
+    stages: tuple[tuple[int, int], ...]
     firing: tuple[tuple[Ship, int], ...] = ()
     attacker: int = -1
     returning: bool = False
@@ -313,7 +313,7 @@ class AlheimurState:
     current: int = 0
     space: tuple[Ship, ...] = ()
     orders: tuple[FireOrder, ...] = ()
-    last_round: int | None = None
+    last_round: tuple[int, ...] | None = None
     deals: int = 0
     battle: Battle | None = None
     fire: FireOrder | None = None
@@ -325,6 +325,14 @@ class AlheimurState:
             if w.name == name:
                 return w
         return None
+
+    def known_world(self, name: str) -> World:
+        """The world called ``name``, which the caller knows is in play
+        (``world`` answers None for any name)."""
+        for w in self.worlds:
+            if w.name == name:
+                return w
+        raise KeyError(name)
 
     def with_world(self, world: World) -> "AlheimurState":
         return _changed(self, worlds=tuple(world if w.name == world.name else w for w in self.worlds))

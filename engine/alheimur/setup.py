@@ -19,7 +19,7 @@ from engine.alheimur.pieces import (
     DEFAULT_ORDER, SIZES, AlheimurState, Colonists, Place, Pyramid, World, world_name,
 )
 from engine.alheimur.worlds import (
-    COMPASS, COMPASS_NAME, finish, fits, geometry, placements, playable, swapped, swaps,
+    COMPASS, COMPASS_NAME, Layout, finish, fits, geometry, placements, playable, swapped, swaps,
 )
 from engine.base import ChanceEvent
 from engine.i18n import _
@@ -137,7 +137,7 @@ def lay(state: AlheimurState, x: int, y: int, is_turned: bool) -> AlheimurState:
     return _check(state, finish(building), orbit)
 
 
-def _check(state: AlheimurState, layout, orbit: str) -> AlheimurState:
+def _check(state: AlheimurState, layout: Layout, orbit: str) -> AlheimurState:
     """The playability check of a player's world: the swap, else an extra
     pile, else the re-deal."""
     owner = None if state.builder == state.players else state.builder

@@ -23,7 +23,7 @@ from engine.errors import IllegalTurnError
 BOUNDS = {1: (2, 3), 2: (3, 4), 3: (4, 5)}
 
 
-def expand(state: AlheimurState, actions: tuple, log: list[str] | None) -> AlheimurState:
+def expand(state: AlheimurState, actions: tuple[Expand | Civilize, ...], log: list[str] | None) -> AlheimurState:
     """One action (expand or civilize) per world where the current player
     has pyramids at the start of the turn; a world may be left without."""
     player = state.current

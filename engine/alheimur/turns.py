@@ -30,7 +30,7 @@ from typing import Iterator
 from engine.alheimur import battle
 from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
-    SIZES, AlheimurState, Board, Civilize, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Return, Turn,
+    SIZES, AlheimurState, Board, Civilize, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Move, Return, Turn,
 )
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry
@@ -40,17 +40,17 @@ from engine.errors import IllegalTurnError
 STEPS = (1, 2, 3, 4, 5, 6)
 
 
-def expansion_options(state: AlheimurState) -> list[list]:
+def expansion_options(state: AlheimurState) -> list[list[Expand | Civilize]]:
     """Per world where the current player has pyramids: its expansion
     actions (expand into an empty territory, civilize one's own pyramid)."""
     me = state.current
     stash = state.stash(me)
-    result: list[list] = []
+    result: list[list[Expand | Civilize]] = []
     for world in state.worlds:
         if not world.has(me):
             continue
         occupied = dict(world.pieces)
-        options: list = []
+        options: list[Expand | Civilize] = []
         for t in geometry(world.layout).names():
             here = occupied.get(t)
             if here is None:
@@ -62,11 +62,11 @@ def expansion_options(state: AlheimurState) -> list[list]:
     return result
 
 
-def step_moves(state: AlheimurState, step: int) -> list:
+def step_moves(state: AlheimurState, step: int) -> list[Move]:
     """The moves of one movement step the current player might make in
     ``state`` (each still checked by the rules before it is kept)."""
     me = state.current
-    found: list = []
+    found: list[Move] = []
     for world in state.worlds:
         geo = geometry(world.layout)
         pieces = dict(world.pieces)
@@ -109,7 +109,7 @@ def step_moves(state: AlheimurState, step: int) -> list:
 MOST_ITEMS = 64
 
 
-def moved(mid: AlheimurState, moves: tuple) -> AlheimurState | None:
+def moved(mid: AlheimurState, moves: tuple[Move, ...]) -> AlheimurState | None:
     """The position after ``moves`` from ``mid``, or None when the rules refuse them."""
     try:
         return move(mid, moves, None)
@@ -117,8 +117,8 @@ def moved(mid: AlheimurState, moves: tuple) -> AlheimurState | None:
         return None
 
 
-def _move_sequences(mid: AlheimurState, after: AlheimurState, moves: tuple, first_step: int,
-                    count: int) -> Iterator[tuple[tuple, AlheimurState]]:
+def _move_sequences(mid: AlheimurState, after: AlheimurState, moves: tuple[Move, ...], first_step: int,
+                    count: int) -> Iterator[tuple[tuple[Move, ...], AlheimurState]]:
     """Every legal continuation of ``moves`` by ``count`` more moves (steps
     from ``first_step`` on), with the position after them."""
     if count == 0:
@@ -132,7 +132,7 @@ def _move_sequences(mid: AlheimurState, after: AlheimurState, moves: tuple, firs
                 yield from _move_sequences(mid, later, longer, step, count - 1)
 
 
-def _expansions(state: AlheimurState, count: int) -> Iterator[tuple]:
+def _expansions(state: AlheimurState, count: int) -> Iterator[tuple[Expand | Civilize, ...]]:
     """Every combination of ``count`` expansion actions on distinct worlds,
     in world order, that the stash allows."""
     per_world = expansion_options(state)
@@ -140,7 +140,8 @@ def _expansions(state: AlheimurState, count: int) -> Iterator[tuple]:
         yield from _pick(state, [per_world[w] for w in worlds], ())
 
 
-def _pick(state: AlheimurState, lists: list[list], chosen: tuple) -> Iterator[tuple]:
+def _pick(state: AlheimurState, lists: list[list[Expand | Civilize]], chosen: tuple[Expand | Civilize, ...],
+          ) -> Iterator[tuple[Expand | Civilize, ...]]:
     if not lists:
         yield chosen
         return
@@ -162,7 +163,7 @@ def variants(turn: Turn, after: AlheimurState) -> Iterator[Turn]:
     for order in permutations(here):
         if list(order) != here:
             yield replace(turn, battles=tuple(order))
-    others = sorted({s.owner for w in here for s in after.world(w).ships if s.owner != after.current})
+    others = sorted({s.owner for w in here for s in after.known_world(w).ships if s.owner != after.current})
     fires = [FireOrder(hold=True), FireOrder()] + [FireOrder(players=(p,)) for p in others]
     fires.append(FireOrder(transports=True))
     for fire in fires:

@@ -103,10 +103,10 @@ def geometry(layout: Layout) -> Geometry:
             tiles = tuple(sorted(((2 * sx + i % 2, 2 * sy + i // 2) for i in where), key=lambda t: (t[1], t[0])))
             name = tile_name(*tiles[0])
             terrs.append(Territory(name, element, tiles))
-            for t in tiles:
-                owner[t] = name
+            for tile in tiles:
+                owner[tile] = name
     terrs.sort(key=lambda t: (t.tiles[0][1], t.tiles[0][0]))
-    element = {t.name: t.element for t in terrs}
+    element_of = {t.name: t.element for t in terrs}
     adjacent: dict[str, set[str]] = {t.name: set() for t in terrs}
     joined: dict[str, set[str]] = {t.name: set() for t in terrs}
     for (c, r), name in owner.items():
@@ -116,7 +116,7 @@ def geometry(layout: Layout) -> Geometry:
                 if other is None or other == name:
                     continue
                 adjacent[name].add(other)
-                if abs(dc) + abs(dr) == 1 and element[other] == element[name]:
+                if abs(dc) + abs(dr) == 1 and element_of[other] == element_of[name]:
                     joined[name].add(other)
     regions: list[frozenset[str]] = []
     seen: set[str] = set()
