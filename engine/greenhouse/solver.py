@@ -1,7 +1,7 @@
 """The par of a Martian Greenhouse deal: the fewest breedings the solver can
 find within a budget, and a lower bound on the true optimum.
 
-Method (``docs/games/martian-greenhouse.md``, "The solver and par"):
+Method (``notation/greenhouse/guide.md``, "The solver and par"):
 iterative deepening on the number of breedings, from an admissible lower
 bound up.  A breeding that fills an order has two parents that each hold
 three of the order's chromosomes in its order (a *half*), so the search keeps
