@@ -15,10 +15,10 @@ import random
 import sys
 from pathlib import Path
 
-import pytest
-
 import hands_game
+import pytest
 import tally_game
+
 from notation import record as records
 from notation import registry
 from notation.base import GameKind, Piece, PieceLook
