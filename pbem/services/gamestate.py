@@ -79,19 +79,25 @@ def claim(session: Session, game: Game, expected_ply: int, expected_status: str 
     and ``expected_status`` (and, for the sweep, ``next_check_at`` equal to
     ``expected_check``).  True when it did; then ``game`` holds the values.
     False when another change got there first; nothing is written."""
-    checked = expected_check is not _UNCHECKED
     params = {"_id": game.id, "_ply": expected_ply, "_status": expected_status,
               **{f"v_{name}": value for name, value in values.items()}}
-    if checked and expected_check is not None:
-        params["_check"] = expected_check
     # on the session's connection: a Core UPDATE of the table needs none of the ORM's execution layer
-    done = session.connection().execute(_claim_statement(tuple(values), checked and expected_check is not None,
-                                                         checked and expected_check is None), params)
+    done = session.connection().execute(_claim_statement(tuple(values), *_checking(expected_check, params)), params)
     if done.rowcount != 1:
         return False
     for key, value in values.items():  # the row already holds these
         set_committed_value(game, key, value)
     return True
+
+
+def _checking(expected_check: Any, params: dict[str, Any]) -> tuple[bool, bool]:
+    """Whether a claim checks ``next_check_at`` equal to a value or NULL
+    (``expected_check``); the value goes into ``params``."""
+    if expected_check is _UNCHECKED:
+        return False, False
+    if expected_check is not None:
+        params["_check"] = expected_check
+    return expected_check is not None, expected_check is None
 
 
 def advance_values(position: str, ply: int, clock: dict[str, Any]) -> dict[str, Any]:
@@ -111,7 +117,8 @@ def finish_values(winners: Iterable[int] | None, termination: str, now: datetime
 
 
 def advance(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
-            rows: Callable[[], Sequence[Any]] | None = None, *, last_write: bool = False) -> bool:
+            rows: Callable[[], Sequence[Any]] | None = None, *, last_write: bool = False,
+            expected_check: Any = _UNCHECKED) -> bool:
     """Apply a turn read at ``expected_ply``: ``values`` from
     ``advance_values`` (updated with ``finish_values`` when it ended the
     game).  False when the game moved on; then nothing is written and
@@ -127,13 +134,14 @@ def advance(session: Session, game: Game, expected_ply: int, values: dict[str, A
     ``last_write`` (the caller commits next and writes nothing else) and no
     other change pending in the session, that statement is the whole
     transaction: a request's session sends no BEGIN for it
-    (``pbem.late_begin``)."""
+    (``pbem.late_begin``).  ``expected_check``, as for ``claim``: the
+    sweep's turns (a timeout) also check ``next_check_at`` as read."""
     if "position" not in values or values.get("ply") is None:
         raise ValueError("a turn sets the position and the ply")
     if rows is None:
-        return claim(session, game, expected_ply, ACTIVE, **values)
+        return claim(session, game, expected_ply, ACTIVE, expected_check, **values)
     if session.get_bind().dialect.name != "postgresql":
-        if not claim(session, game, expected_ply, ACTIVE, **values):
+        if not claim(session, game, expected_ply, ACTIVE, expected_check, **values):
             return False
         insert_rows(session, list(rows()))
         return True
@@ -141,20 +149,21 @@ def advance(session: Session, game: Game, expected_ply: int, values: dict[str, A
         set_committed_value(game, key, value)
     by_table = rows_by_table(list(rows()))
     lone = last_write and not (session.new or session.dirty or session.deleted)
-    if not _claim_inserting(session, game, expected_ply, values, by_table, lone):
+    if not _claim_inserting(session, game, expected_ply, values, by_table, lone, expected_check):
         session.expire(game)
         return False
     return True
 
 
 @functools.lru_cache(maxsize=256)
-def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any, tuple[str, ...], int], ...]):
+def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any, tuple[str, ...], int], ...],
+                               check: bool = False, check_none: bool = False):
     """``claim``'s UPDATE as a WITH clause, and for each ``(table, columns,
     count)`` of ``shapes`` an INSERT of ``count`` rows selected from it (so
     they are written only if the UPDATE changed the game); the statement
     gives the number of games changed (1 or 0).  Built once per shape; the
     values go in as parameters (``r<t>_<i>_<column>``)."""
-    claimed = _claim_statement(columns, False, False).returning(Game.__table__.c.id).cte("claimed")
+    claimed = _claim_statement(columns, check, check_none).returning(Game.__table__.c.id).cte("claimed")
     inserts = []
     for t, (table, names, count) in enumerate(shapes):
         selects = [select(*(bindparam(f"r{t}_{i}_{name}", type_=table.c[name].type) for name in names))
@@ -165,9 +174,11 @@ def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any
 
 
 def _claim_inserting(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
-                     by_table: dict[Any, list[dict[str, Any]]], lone: bool = False) -> bool:
+                     by_table: dict[Any, list[dict[str, Any]]], lone: bool = False,
+                     expected_check: Any = _UNCHECKED) -> bool:
     shapes, params = [], {"_id": game.id, "_ply": expected_ply, "_status": ACTIVE,
                           **{f"v_{name}": value for name, value in values.items()}}
+    check, check_none = _checking(expected_check, params)
     for table, rows in by_table.items():
         for names in dict.fromkeys(tuple(row) for row in rows):  # rows of one shape each
             same = [row for row in rows if tuple(row) == names]
@@ -175,7 +186,7 @@ def _claim_inserting(session: Session, game: Game, expected_ply: int, values: di
             shapes.append((table, names, len(same)))
             for i, row in enumerate(same):
                 params.update({f"r{t}_{i}_{name}": value for name, value in row.items()})
-    statement = _claim_inserting_statement(tuple(values), tuple(shapes))
+    statement = _claim_inserting_statement(tuple(values), tuple(shapes), check, check_none)
     options = {late_begin.LONE_WRITE: True} if lone else {}
     return session.connection().execute(statement, params, execution_options=options).scalar_one() == 1
 
