@@ -21,7 +21,7 @@ from pbem.models.clock import Timeout
 from pbem.services.stored import kind_of, state_of
 from pbem.clock.deadlines import mover_seat
 from pbem.services import sweep as sweeping
-from pbem.services import turns
+from pbem.services import transition, turns
 from pbem.services.errors import GameMovedOn
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
@@ -144,11 +144,11 @@ def test_the_out_player_cannot_win_even_with_the_most_points(app, session, trio,
     game, _ = trio
     state = LOGGER.notation.parse_position("1...2/...../..s../...../3.... - 6,12,6 0,0,1")
     assert LOGGER.rules.result(state).winners == (1,)
-    values, skipped = sweeping.values_after(session, game, state, 30, T0, out={1: 20})
+    values, skipped = transition.values_after(session, game, state, 30, T0, out={1: 20})
     assert skipped == []
     assert values["status"] == "finished" and values["result"] == "3"  # 6 points each, player 3 has a protester
     assert values["termination"] == "game over: the best placed of the players still in the game (out on time: player 2)"
-    values, _ = sweeping.values_after(session, game, state, 30, T0, out={})
+    values, _ = transition.values_after(session, game, state, 30, T0, out={})
     assert values["result"] == "2"  # nobody out: the rules decide
 
 

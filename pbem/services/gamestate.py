@@ -1,10 +1,13 @@
 """The one door for game state: the only place where a game's position,
 ply, status, result and draw offer change.
 
-Turns (``pbem.services.turns``), lifecycle actions (``pbem.services.games``),
-the deadline sweep, timeouts and claims (``pbem.services.sweep``) all change
-a game through ``claim`` or the helpers built on it (the sweep's reminders
-in bulk through ``claim_many``).  ``claim`` is one
+Turns, whoever played them, are written by the one writer of turns
+(``pbem.services.transition``: a player's from ``pbem.services.turns``, the
+clock's from the sweep's timeouts) through ``advance``; lifecycle actions
+(``pbem.services.games``), the deadline sweep's reminders and the endings of
+its timeouts, and claims of a win on time (``pbem.services.sweep``) change a
+game through ``claim`` or the other helpers built on it (the sweep's
+reminders in bulk through ``claim_many``).  ``claim`` is one
 conditional UPDATE that always checks the game's id, ply AND status as the
 caller read them, so of two racing changes exactly one applies and the other
 is told the game moved on (and ``take_open_seat``, the lobby's seats,

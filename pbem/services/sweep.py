@@ -16,9 +16,12 @@ reminder or timeout (``reminders_sent`` and ``timeouts`` have unique keys per
 game and ply), queues the mail, sets the next check and commits.  A game is
 held only while it is handled, so a player's turn never waits for a batch.
 A reminder changes only ``next_check_at``, which a turn does not check, so
-it never makes a turn "move on".  A timeout that changes the position goes
-through the same conditional UPDATE on the ply as ``submit_turn``, so a turn
-and a timeout never both apply.
+it never makes a turn "move on".  A timeout that changes the position (a
+forfeited turn, the turns of a player put out) is written by the one writer
+of turns, ``pbem.services.transition``, through the same conditional UPDATE
+on the ply as ``submit_turn``, so a turn and a timeout never both apply;
+this module keeps the policy: which turn to forfeit, whom to put out, what
+the players are told.
 """
 
 from __future__ import annotations
@@ -33,33 +36,28 @@ from typing import Any, Callable
 from sqlalchemy import Connection, Engine, and_, or_
 from sqlmodel import Session, select
 
-from engine.base import winners_without
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
 from pbem.models.clock import ReminderSent, Timeout
-from pbem.services.stored import game_for_player, is_solitaire, kind_of, seated_players, seats_of, settled, state_of
-from pbem.services import gamestate, notify
+from pbem.services.stored import game_for_player, is_solitaire, kind_of, seated_players, state_of
+from pbem.services import gamestate, notify, transition
+from pbem.services.transition import CLOCK_SOURCE, Move, out_seats, short
 from pbem.services.errors import Conflict, GameNotActive
 from pbem.services.sweep_reminders import remind_many, reminder_mail
 from pbem.clock.deadlines import (
-    bank_after_turn,
     control_of,
     mover_seat,
     next_check,
     reminder_hours,
     reminders_sent,
-    turn_values,
 )
 
 log = logging.getLogger(__name__)
 
-#: ``turns.source`` of a forfeited turn
-CLOCK_SOURCE = "clock"
-#: ``turns.text`` of a turn forfeited because time ran out, and of the turn
-#: of a player out of the game (the out policy), skipped at once
+#: ``turns.text`` of a turn forfeited because time ran out (that of a player
+#: out of the game is ``transition.OUT_TEXT``)
 TIMED_OUT_TEXT = "(time ran out)"
-OUT_TEXT = "(out of the game)"
 
 
 @dataclass
@@ -204,12 +202,11 @@ def timeout(session: Session, game: Game, seat: Seat, now: datetime) -> str | No
     who = f"player {kind.notation.player_label(seat.number)} ({player.display_name})"
     policy = control.on_timeout
     if policy == "forfeit":
-        state = state_of(game)
         try:
-            after, happened = settled(game, kind.rules.forfeit_turn(state), game.ply + 1)
+            after = kind.rules.forfeit_turn(state_of(game))
         except NotImplementedError:
             return _wait(session, game, seat, who, now, fallback=True)
-        return _forfeit(session, game, seat, player, who, state, after, now, happened)
+        return _forfeit(session, game, seat, who, after, now)
     if policy == "out":
         return _out(session, game, seat, who, now)
     return _wait(session, game, seat, who, now)
@@ -243,88 +240,16 @@ def _wait(session: Session, game: Game, seat: Seat, who: str, now: datetime, fal
     return "timeout"
 
 
-def _forfeit(session, game, seat, player, who, state, after, now, happened=None) -> str | None:
-    kind = kind_of(game)
+def _forfeit(session: Session, game: Game, seat: Seat, who: str, after: Any, now: datetime) -> str | None:
+    """The forfeit policy: the server plays the mover's turn as the game's
+    forfeited turn (``after``: the state it leads to), through the one
+    writer of turns."""
     ply = game.ply
-    if not kind.rules.is_over(after):
-        bank_after_turn(session, game, seat, now)
-        session.flush()
-    values, skipped = values_after(session, game, after, ply + 1, now)
-    if not _claim(session, game, **values):
-        return None
-    _record(session, game, seat, "forfeit", "forfeited", now, ply=ply)
-    session.add(clock_turn(game, ply + 1, seat, kind.notation.format_position(after), now, TIMED_OUT_TEXT, happened))
-    session.add_all(skipped)
-    notify.position(session, game, f"{who} ran out of time: turn {ply + 1} was forfeited.")
-    return "timeout"
-
-
-def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, text: str,
-               happened: list[dict[str, Any]] | None = None) -> Turn:
-    """A turn the server played for a player through the game's
-    ``forfeit_turn``: stored with source ``clock`` and the record's ``--``,
-    with the chance events that followed it (``happened``)."""
-    return Turn(game_id=game.id, ply=ply, seat=seat.number, player_id=seat.player_id, text=text,
-                canonical=FORFEIT, position=position, source=CLOCK_SOURCE, created_at=now, chance=happened)
-
-
-def out_seats(session: Session, game: Game) -> dict[int, int]:
-    """The seats put out of the game on time: seat number -> the turns
-    played when they went out."""
-    rows = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.out_after.is_not(None)))
-    return {seat.number: seat.out_after for seat in rows}
-
-
-def _short(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def values_after(session: Session, game: Game, state: Any, ply: int, now: datetime,
-                 out: dict[int, int] | None = None) -> tuple[dict[str, Any], list[Turn]]:
-    """The games row once ``ply`` turns have led to ``state``, and the turns
-    to store with it.  Every turn of a player out of the game (``out``,
-    default: the game's out seats) that comes next is forfeited at once, as
-    a clock turn; then the game ends (by its rules, or when only one player
-    is left in it) or the next player's clock starts.  With players out, the
-    result is the best group of the game's ``ranking`` that holds players
-    still in the game.  Called by ``submit_turn`` and the timeouts before
-    their conditional UPDATE on the ply, so it all applies once or not at
-    all."""
-    kind = kind_of(game)
-    rules = kind.rules
-    out = out_seats(session, game) if out is None else out
-    skipped: list[Turn] = []
-    if out:
-        seats = {s.number: s for s in seats_of(session, game)}
-        left = [n for n in seats if n not in out]
-        for _ in range(len(out)):  # at most every out player once before a player still in
-            mover = rules.to_move(state)
-            if len(left) < 2 or mover not in out:
-                break
-            ply += 1
-            state, happened = settled(game, rules.forfeit_turn(state), ply)
-            skipped.append(clock_turn(game, ply, seats[mover], kind.notation.format_position(state), now, OUT_TEXT,
-                                      happened))
-    values = gamestate.advance_values(kind.notation.format_position(state), ply, turn_values(session, game, state, now))
-    winners = winners_without(rules, state, out) if out else None
-    if winners is None and not rules.is_over(state):
-        return values, skipped
-    outcome = rules.result(state)
-    if not out:
-        winners = outcome.winners if outcome else ()
-        termination = f"game over: {outcome.reason}" if outcome and outcome.reason else "game over"
-    else:
-        label = kind.notation.player_label
-        names = ", ".join(f"player {label(n)}" for n in sorted(out))
-        if not rules.is_over(state):
-            why = "the only player left in the game"
-        elif outcome and tuple(sorted(outcome.winners)) == winners and outcome.reason:
-            why = outcome.reason
-        else:
-            why = "the best placed of the players still in the game"
-        termination = f"game over: {why} (out on time: {names})"
-    values.update(gamestate.finish_values(winners, _short(termination), now))
-    return values, skipped
+    move = Move(seat, TIMED_OUT_TEXT, FORFEIT, after, CLOCK_SOURCE)
+    written = transition.write(session, game, ply, now, move, as_due=True,
+                               headline=f"{who} ran out of time: turn {ply + 1} was forfeited.",
+                               then=lambda _: _record(session, game, seat, "forfeit", "forfeited", now, ply=ply))
+    return None if written is None else "timeout"
 
 
 def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> str | None:
@@ -340,7 +265,7 @@ def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> s
         kind.rules.forfeit_turn(state)
     except NotImplementedError:
         others = [s.number for s, _ in seated if s.number != seat.number]
-        termination = _short(f"{who} ran out of time")
+        termination = short(f"{who} ran out of time")
         if not _claim(session, game, **gamestate.finish_values(others, termination, now)):
             return None
         _record(session, game, seat, "out", "out", now, ply=ply)
@@ -348,29 +273,31 @@ def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> s
         return "timeout"
     out = {**out_seats(session, game), seat.number: ply}
     left = [(s, p) for s, p in seated if s.number not in out]
-    skipped: list[Turn] = []
-    if len(left) == 1:
+    headline = (f"{who} ran out of time for turn {ply + 1} and is out of the game: "
+                "their turns are skipped, and they cannot win.")
+
+    def put_out(_: Any = None) -> None:  # after the claim: the seat, the record and the mail
+        seat.out_after = ply
+        session.add(seat)
+        _record(session, game, seat, "out", "out", now, ply=ply)
+        session.flush()
+        if game.status == ACTIVE:
+            notify.position(session, game, headline)
+        else:
+            notify.ended(session, game, game.termination + "." if len(left) == 1 else f"{headline} {game.termination[:1].upper()}{game.termination[1:]}.")
+
+    if len(left) == 1:  # the game ends, no turn is played: the last player left wins
         last_seat, last = left[0]
         termination = f"{who} ran out of time and is out of the game"
         if len(seated) > 2:
             termination += f"; player {label(last_seat.number)} ({last.display_name}) is the last player left"
-        values: dict[str, Any] = gamestate.finish_values([last_seat.number], _short(termination), now)
-    else:
-        values, skipped = values_after(session, game, state, ply, now, out=out)
-    if not _claim(session, game, **values):
-        return None
-    seat.out_after = ply
-    session.add(seat)
-    _record(session, game, seat, "out", "out", now, ply=ply)
-    session.add_all(skipped)
-    session.flush()
-    headline = (f"{who} ran out of time for turn {ply + 1} and is out of the game: "
-                "their turns are skipped, and they cannot win.")
-    if game.status == ACTIVE:
-        notify.position(session, game, headline)
-    else:
-        notify.ended(session, game, game.termination + "." if len(left) == 1 else f"{headline} {game.termination[:1].upper()}{game.termination[1:]}.")
-    return "timeout"
+        if not _claim(session, game, **gamestate.finish_values([last_seat.number], short(termination), now)):
+            return None
+        put_out()
+        return "timeout"
+    # the game goes on without them: their turns (the first now) are forfeited through the one writer of turns
+    written = transition.write(session, game, ply, now, state=state, out=out, as_due=True, then=put_out)
+    return None if written is None else "timeout"
 
 
 # -- claiming the win ----------------------------------------------------------

@@ -1,6 +1,8 @@
-"""The one turn submission service.  Web pages, the JSON API, mail and the
-command line all submit turns through ``submit_turn``; nothing else changes a
-game's position.
+"""The one turn submission service for players.  Web pages, the JSON API,
+mail, the command line and the bots all submit turns through
+``submit_turn``, which checks the turn and hands it to the one writer of
+turns, ``pbem.services.transition`` (the deadline sweep's forfeits go
+through it too); nothing else changes a game's position.
 
 A submission names the ply (turns played so far) the player saw.  The game
 row is advanced through the one door (``pbem.services.gamestate.advance``), a
@@ -16,20 +18,18 @@ from __future__ import annotations
 from pbem.i18n import gettext, lazy_gettext
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from sqlmodel import Session
 
 from engine.errors import PbemError, shown
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
-from pbem.services.stored import Seated, game_for_player, kind_of, load_game, load_seated, settled, state_of
-from pbem.services import gamestate, notify, seat_settings, sweep
-from pbem.clock import deadlines as time_control
+from pbem.services.stored import Seated, game_for_player, kind_of, load_game, load_seated, state_of
+from pbem.services import seat_settings, transition
+from pbem.services import visibility as views
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
-
-
-MAX_TURN = 500  # characters in a turn, as the API's TurnIn
+from pbem.services.transition import MAX_TURN, too_long  # noqa: F401  (the web and the API name them here)
 
 
 def for_players(message: str, position: str) -> str:
@@ -42,14 +42,6 @@ def for_players(message: str, position: str) -> str:
     for wrapped in (f" (position {position})", f" in position {position}"):
         message = message.replace(wrapped, "")
     return message.replace(position, "the current position")
-
-
-def too_long(text: str, example: str | None = None) -> str:
-    """What a turn longer than ``MAX_TURN`` characters is told; ``example``
-    (a turn of the game's notation) shows what one turn looks like."""
-    such_as = f", such as {example}" if example else ""
-    return (f"a turn is at most {MAX_TURN} characters; yours has {len(text)} "
-            f"(it begins {text[:30]!r}); write one turn{such_as}")
 
 
 @dataclass(frozen=True)
@@ -162,12 +154,17 @@ def _example(game: Game) -> str:
 
 @rolls_back
 def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_ply: Any, source: str,
-                *, seated: Seated | None = None, played: Preview | None = None) -> Submitted:
+                *, seated: Seated | None = None, played: Preview | None = None,
+                then: Callable[[transition.Written], Any] | None = None) -> Submitted:
     """Check and apply ``player``'s turn ``text`` in game ``game_id``, as
     seen at ``seen_ply``; store it, advance the game and queue the mail, all
-    in one transaction, which this commits.  Raises a ``ServiceError``
-    (``GameMovedOn`` when another turn got there first) and changes nothing
-    on any error.
+    in one transaction, which this commits (the turn is written by
+    ``transition.write``).  Raises a ``ServiceError`` (``GameMovedOn`` when
+    another turn got there first; ``BadInput`` for a text longer than
+    ``MAX_TURN`` characters) and changes nothing on any error.  ``then``,
+    called with what was stored (``transition.Written``) after the claim and
+    before the players' mail and the commit, adds the caller's own rows to
+    the transaction (mail's answer).
 
     The game, its seats, players and their digest choice are read in one
     statement (``play.load_seated``); a caller that already read them (the
@@ -185,42 +182,24 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         seated = load_seated(session, game_id, player)  # NotFound, Forbidden
     game, seat = seated.game, seated.seat_of(player)
     check_seen(game, seen)
+    if isinstance(text, str):  # refused before it is read (``write`` refuses it again, for every source)
+        transition.refuse_too_long(game, text)
     seats = [row for row, _ in seated.seats]
     if (played is None or (played.text, played.game_id, played.ply) != (text, game.id, game.ply)
             or seat_settings.changes_of(seats)):  # a preview folds in no one's pending settings
         played = _play(game, seat.number, text, seats)
-    now = utcnow()
-    # chance decides what the turn left open (a draw, a roll), from the seed
-    state, happened = settled(game, played.state, seen + 1)
-    # the turns of players out on time that come next are forfeited at once
-    values, skipped = sweep.values_after(session, game, state, seen + 1, now, out=seated.out())
-    started = game.turn_started_at  # the turn that ends now began then
-    turn = Turn.model_construct(  # the values are ours, checked: no validation
-        game_id=game.id,
-        ply=seen + 1,
-        seat=seat.number,
-        player_id=player.id,
-        text=text,
-        canonical=played.canonical,
-        position=played.position if happened is None else kind_of(game).notation.format_position(state),
-        source=source,
-        created_at=now,
-        chance=happened,
-    )
-
-    def rows() -> list[Any]:  # the turn and its mail, written with the claim (the game as advanced)
-        time_control.bank_after_turn(session, game, seat, now, started)  # the seat's bank: flushed at the commit
-        pending: list[Any] = [turn, *skipped]
-        public = kind_of(game).notation.private_turn_text(played.canonical, seat.number, None)
-        notify.position(session, game, lazy_gettext("%(name)s played %(turn)s.", name=player.display_name, turn=public), actor=player,
-                        seated=seated, pending=pending)
-        return pending
-
+    # as every viewer may read it while the game is on (as read: active)
+    public = views.turn_text(game, None, seat.number, played.canonical)
+    headline = lazy_gettext("%(name)s played %(turn)s.", name=player.display_name, turn=public)
+    move = transition.Move(seat, text, played.canonical, played.state, source, played.position)
     # the claim and its rows are the whole transaction unless folded settings are cleared after it
-    if not gamestate.advance(session, game, seen, values, rows, last_write=not played.folded):
+    written = transition.write(session, game, seen, utcnow(), move, out=seated.out(), headline=headline,
+                               actor=player, seated=seated, then=then,
+                               last_write=not played.folded and then is None)
+    if written is None:
         session.rollback()
         session.refresh(game)
         raise moved_on(game, seen)
     seat_settings.clear_folded(session, seats, dict(played.folded))
     session.commit()
-    return Submitted(game, turn, tuple(skipped), seated)
+    return Submitted(game, written.turn, written.skipped, seated)
