@@ -297,8 +297,10 @@ def turn(ctx: Context, cmd: c.Command) -> None:
     seen = _seen(game, cmd)
     played = turns.preview_turn(ctx.session, game.id, player, cmd.argument, seat=ctx.seat_row)
     ctx.claim()
-    ctx.reply(gettext('You played %(canonical)s in game %(id)s (turn %(value)s). The board now:', canonical=played.canonical, id=game.id, value=seen + 1), ply=seen + 1)
-    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", played=played)
+    answer = gettext('You played %(canonical)s in game %(id)s (turn %(value)s). The board now:', canonical=played.canonical, id=game.id, value=seen + 1)
+    # the answer is queued once the turn is stored, in its transaction: both are committed or neither
+    turns.submit_turn(ctx.session, game.id, player, cmd.argument, seen, "email", played=played,
+                      then=lambda _: ctx.reply(answer, ply=seen + 1))
 
 
 def preview(ctx: Context, cmd: c.Command) -> None:
