@@ -29,8 +29,12 @@ import codecs
 import html as html_module
 import re
 from email.message import Message
+from typing import TYPE_CHECKING
 
 from mailparser_reply import EmailReplyParser
+
+if TYPE_CHECKING:
+    from lxml.html import HtmlElement
 
 #: Text longer than this is cut before reply parsing (commands come first).
 MAX_TEXT = 64 * 1024
@@ -122,7 +126,7 @@ _QUOTE_XPATH = (
 )
 
 
-def _strip_html_quotes(root) -> None:  # noqa: ANN001 - lxml element
+def _strip_html_quotes(root: HtmlElement) -> None:
     # Outlook: the reply header block and everything after it on its level.
     for marker in root.xpath("//*[@id='divRplyFwdMsg'] | //*[@id='x_divRplyFwdMsg']"):
         parent = marker.getparent()
@@ -170,7 +174,7 @@ def html_to_text(html: str) -> str:
         html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html)
         root = lxml.html.document_fromstring(html)
         _strip_html_quotes(root)
-        text = Inscriptis(root, ParserConfig(display_links=False, display_images=False)).get_text()
+        text: str = Inscriptis(root, ParserConfig(display_links=False, display_images=False)).get_text()
     except Exception:  # noqa: BLE001 - lxml refuses some garbage; fall back
         text = _fallback_html_to_text(html)
     return text.replace("\xa0", " ")

@@ -21,10 +21,11 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid, parseaddr
-
 from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.policy import Policy
+from email.utils import format_datetime, make_msgid, parseaddr
+from typing import Any
 
 from mail.i18n import N_, _
 
@@ -100,7 +101,7 @@ class _LinkHeader(str):
         header.name = name
         return header
 
-    def fold(self, *, policy) -> str:  # noqa: ANN001 - an email.policy.Policy
+    def fold(self, *, policy: Policy[Any]) -> str:
         return f"{self.name}: {self}{policy.linesep}"
 
 
@@ -204,7 +205,7 @@ def compose_notification(
         subtype="html",
     )
     if png and cid:
-        html_part = msg.get_payload()[1]
+        html_part = list(msg.iter_parts())[1]  # the HTML alternative
         html_part.add_related(png, maintype="image", subtype="png", cid=cid, filename="board.png",
                               disposition="inline")
     return msg

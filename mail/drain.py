@@ -43,12 +43,12 @@ from datetime import datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mail.errors import SendError, SendWithdrawn
 
 if TYPE_CHECKING:
-    from mail.send import Sender
+    from mail.send import CarefulSender, Sender
 
 
 @dataclass
@@ -137,7 +137,7 @@ class DrainResult:
 def _as_message(item: EmailMessage | bytes) -> EmailMessage:
     if isinstance(item, EmailMessage):
         return item
-    return BytesParser(policy=policy.default).parsebytes(bytes(item))  # type: ignore[return-value]
+    return BytesParser(policy=policy.default).parsebytes(bytes(item))
 
 
 def _check(before_body: Callable[[Any], bool] | None, item_id: Any) -> Callable[[], None]:
@@ -183,7 +183,7 @@ def drain(
             try:
                 message = _as_message(item.message)
                 if getattr(sender, "checks_before_body", False):
-                    sender.send(message, before_body=check)  # type: ignore[call-arg]
+                    cast("CarefulSender", sender).send(message, before_body=check)
                 else:
                     check()
                     sender.send(message)

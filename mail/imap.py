@@ -12,6 +12,7 @@ last message actually stored, so the failed one is fetched again next time.
 """
 from __future__ import annotations
 
+import imaplib
 import re
 import ssl
 from collections.abc import Callable
@@ -58,7 +59,7 @@ def _mailbox(config: ImapConfig) -> MailBox | MailBoxUnencrypted | MailBoxStartT
     raise ValueError(f"security must be 'ssl', 'starttls' or 'none', not {config.security!r}")
 
 
-def _raw_message(client, uid: int) -> bytes | None:  # noqa: ANN001 - imaplib.IMAP4
+def _raw_message(client: imaplib.IMAP4, uid: int) -> bytes | None:
     typ, data = client.uid("FETCH", str(uid), "(BODY.PEEK[])")
     if typ != "OK":
         return None
@@ -92,7 +93,7 @@ def poll_imap(
             current_validity = int(match.group(0)) if match else None
         if uidvalidity is not None and current_validity is not None and current_validity != uidvalidity:
             last_uid = 0
-        typ, data = box.client.uid("SEARCH", None, f"UID {last_uid + 1}:*")
+        typ, data = box.client.uid("SEARCH", f"UID {last_uid + 1}:*")  # no charset (imaplib left out a None)
         uids = sorted({int(u) for u in (data[0] or b"").split() if u.isdigit()} if typ == "OK" and data else set())
         # "n:*" always matches the highest UID, even when it is below n.
         uids = [u for u in uids if u > last_uid][:limit]

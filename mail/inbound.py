@@ -203,7 +203,7 @@ def is_own_address(
     ours = {a.strip().lower() for a in our_addresses if a}
     if bare in ours or f"{base}@{domain}" in ours:
         return True
-    return bool(our_domain) and domain == our_domain.strip().lower() and base == prefix.lower()
+    return bool(our_domain and domain == our_domain.strip().lower() and base == prefix.lower())
 
 
 def should_not_reply(
@@ -325,8 +325,8 @@ def _parse(
     prefix: str,
     our_domain: str | None = None,
 ) -> InboundMessage:
-    name, sender = parseaddr(_header(msg, "From"))
-    sender = sender.strip().lower() or None
+    name, from_addr = parseaddr(_header(msg, "From"))
+    sender: str | None = from_addr.strip().lower() or None
     if sender is not None and "@" not in sender:
         sender = None
     recipients = _addresses(list(envelope_to or ()))

@@ -131,8 +131,8 @@ def start_listener(
     if server_hostname:
         kwargs["server_hostname"] = server_hostname
     if unix_socket:
-        cls = _LMTPUnixController if protocol == "lmtp" else UnixSocketController
-        controller = cls(handler, unix_socket=unix_socket, **kwargs)
+        unix_cls = _LMTPUnixController if protocol == "lmtp" else UnixSocketController
+        controller: UnixSocketController | Controller = unix_cls(handler, unix_socket=unix_socket, **kwargs)
         address = unix_socket
     else:
         cls = _LMTPController if protocol == "lmtp" else Controller

@@ -31,9 +31,12 @@ from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mail.errors import SendError, SendWithdrawn
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 
 class Sender(Protocol):
@@ -47,6 +50,14 @@ class Sender(Protocol):
     def send(self, message: EmailMessage) -> None: ...
 
     def close(self) -> None: ...
+
+
+class CarefulSender(Sender, Protocol):
+    """A :class:`Sender` whose ``send`` calls ``before_body`` itself (:class:`SmtpSender`)."""
+
+    checks_before_body: bool
+
+    def send(self, message: EmailMessage, before_body: Callable[[], None] | None = None) -> None: ...
 
 
 @dataclass
@@ -70,7 +81,7 @@ class SmtpConfig:
 
 
 def _recipients(message: Message) -> list[str]:
-    values = []
+    values: list[str] = []
     for name in ("To", "Cc", "Bcc"):
         values.extend(str(v) for v in (message.get_all(name) or []))
     return [addr for _, addr in getaddresses(values) if addr]
@@ -81,7 +92,7 @@ def _is_outage(code: int) -> bool:
     return code == 421
 
 
-class _CarefulData:
+class _CarefulData(smtplib.SMTP):
     """The end of smtplib's DATA command, with care: ``before_body`` is asked
     just before the body goes out (after "354"), ``body_sent`` tells whether
     it did, and the answer to its end is awaited ``data_timeout`` seconds."""
@@ -90,10 +101,10 @@ class _CarefulData:
     before_body: Callable[[], None] | None = None
     body_sent: bool = False
 
-    def data(self, msg: bytes | str) -> tuple[int, bytes]:  # smtplib.SMTP.data, three steps added
+    def data(self, msg: ReadableBuffer | str) -> tuple[int, bytes]:  # smtplib.SMTP.data, three steps added
         self.body_sent = False
-        self.putcmd("data")  # type: ignore[attr-defined]
-        code, repl = self.getreply()  # type: ignore[attr-defined]
+        self.putcmd("data")
+        code, repl = self.getreply()
         if code != 354:
             raise smtplib.SMTPDataError(code, repl)
         if isinstance(msg, str):
@@ -106,21 +117,21 @@ class _CarefulData:
             try:
                 self.before_body()
             except BaseException:
-                self.close()  # type: ignore[attr-defined] - mid-DATA: the server drops the partial message
+                self.close()  # mid-DATA: the server drops the partial message
                 raise
-        self.send(data)  # type: ignore[attr-defined]
+        self.send(data)
         self.body_sent = True
         sock = getattr(self, "sock", None)
         if sock is not None:
             sock.settimeout(self.data_timeout)
-        code, answer = self.getreply()  # type: ignore[attr-defined]
+        code, answer = self.getreply()
         sock = getattr(self, "sock", None)
         if sock is not None:
-            sock.settimeout(self.timeout)  # type: ignore[attr-defined]
+            sock.settimeout(self.timeout)
         return code, answer
 
 
-class _SMTP(_CarefulData, smtplib.SMTP):
+class _SMTP(_CarefulData):
     pass
 
 
@@ -142,13 +153,13 @@ class SmtpSender:
         self.config = config
         self._smtp: _CarefulData | None = None
 
-    def _connect(self) -> smtplib.SMTP:
+    def _connect(self) -> _CarefulData:
         cfg = self.config
         security = cfg.security.lower()
         context = cfg.ssl_context or ssl.create_default_context()
         try:
             if security == "ssl":
-                smtp: smtplib.SMTP = _SMTP_SSL(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
+                smtp: _CarefulData = _SMTP_SSL(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
                                                local_hostname=cfg.local_hostname, context=context)
             elif security in {"starttls", "none"}:
                 smtp = _SMTP(cfg.host, cfg.resolved_port(), timeout=cfg.timeout,
@@ -165,8 +176,8 @@ class SmtpSender:
         except (OSError, smtplib.SMTPException, ssl.SSLError) as exc:
             raise SendError(f"cannot connect to SMTP server {cfg.host}:{cfg.resolved_port()}: {exc}",
                             unreachable=True) from exc
-        smtp.data_timeout = cfg.data_timeout  # type: ignore[attr-defined]
-        return smtp  # type: ignore[return-value]
+        smtp.data_timeout = cfg.data_timeout
+        return smtp
 
     def send(self, message: EmailMessage, before_body: Callable[[], None] | None = None) -> None:
         """Send one message; raise :class:`SendError` (``permanent`` for 5xx
@@ -184,7 +195,7 @@ class SmtpSender:
             smtp = self._smtp
             smtp.before_body, smtp.body_sent = before_body, False
             try:
-                refused = smtp.send_message(message, from_addr=envelope_from,  # type: ignore[attr-defined]
+                refused = smtp.send_message(message, from_addr=envelope_from,
                                             to_addrs=recipients)
             except SendWithdrawn:
                 self._drop()
