@@ -191,12 +191,21 @@ def _seen(record: Record, played: Replay, viewer: int | None | str) -> tuple[Any
     or None for a spectator, the game's ``view`` of the positions and ``?``
     for the outcomes they did not see (``ChanceEvent.seen_by``)."""
     rules = record.kind.rules
-    outcomes = [[Outcome(event.purpose, values if viewer == EVERYONE or event.visible_to(viewer)  # type: ignore[arg-type]
-                         else (HIDDEN,) * len(values)) for event, values in happened]
-                for happened in played.events]
     if viewer == EVERYONE:
+        outcomes = [[Outcome(event.purpose, values) for event, values in happened] for happened in played.events]
         return played.origin, played.final, outcomes
-    return rules.view(played.origin, viewer), rules.view(played.final, viewer), outcomes
+    player = _player(viewer)
+    outcomes = [[Outcome(event.purpose, values if event.visible_to(player) else (HIDDEN,) * len(values))
+                 for event, values in happened]
+                for happened in played.events]
+    return rules.view(played.origin, player), rules.view(played.final, player), outcomes
+
+
+def _player(viewer: int | None | str) -> int | None:
+    """The 0-based player (None: a spectator) a ``viewer`` other than ``EVERYONE`` is."""
+    if isinstance(viewer, str):
+        raise ValueError(f"a viewer is a 0-based player, None or {EVERYONE!r}; not {viewer!r}")
+    return viewer
 
 
 def _outcomes_text(outcomes: list[Outcome]) -> str:
@@ -210,7 +219,12 @@ def _with_outcomes(text: str, outcomes: list[Outcome]) -> str:
 def _read_outcomes(text: str, line_number: int) -> list[Outcome]:
     """The ``{purpose value ...}`` groups of ``text`` (nothing else)."""
     found: list[Outcome] = []
-    rest = _OUTCOME.sub(lambda m: found.append(Outcome(m[1], tuple(m[2].split()))) or "", text)
+
+    def take(m: re.Match[str]) -> str:
+        found.append(Outcome(m[1], tuple(m[2].split())))
+        return ""
+
+    rest = _OUTCOME.sub(take, text)
     if rest.strip():
         raise RecordError(_("line {line}: chance outcomes are written {form}, such as {example} or {other}; "
                             "not {text}", line=line_number, form="{purpose value ...}", example="{draw kiwi}",
@@ -252,7 +266,7 @@ def _turn_seen(record: Record, text: str, mover: int, viewer: int | None | str) 
     else without other seats' secret settings (``Notation.private_turn_text``)."""
     if viewer == EVERYONE:
         return text
-    return record.kind.notation.private_turn_text(text, mover, viewer)  # type: ignore[arg-type]
+    return record.kind.notation.private_turn_text(text, mover, _player(viewer))
 
 
 def _rounds(record: Record, played: Replay, outcomes: list[list[Outcome]],

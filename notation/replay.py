@@ -187,6 +187,8 @@ def replay(record: Record) -> Replay:
                 state = kind.rules.apply(state, turn)
         except PbemError as error:
             raise BadTurn(number, round_number, mover, text, str(error)) from None
+        if mover is None:  # a turn read and played where no one is to move: the game's notation let it in
+            raise BadTurn(number, round_number, mover, text, str(_("the game is over; no turn can be played")))
         state, happened = _settle(record, state, number, (number, round_number, mover, text))
         result.events.append(happened)
         result.states.append(state)

@@ -10,9 +10,10 @@ from typing import Any, Mapping, Sequence
 
 from engine.alheimur import AlheimurGame, AlheimurState
 from engine.alheimur.deck import ELEMENT_COLOURS, ELEMENTS
-from engine.alheimur.pieces import Colonists, Place, Ship, Turn, World
+from engine.alheimur.pieces import AlheimurTurn, Colonists, Place, Pyramid, Ship, Turn, World
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
+from engine.alheimur.setup import place_text
 from engine.alheimur.worlds import geometry
 from engine.i18n import N_, _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
@@ -41,6 +42,7 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         if self.game.is_over(state):
             raise GameOverError(_("the game is over; no turn can be played"))
         try:
+            turn: AlheimurTurn
             if state.phase == "build":
                 turn = turns.read_place(text)
             elif state.phase == "colonists":
@@ -139,7 +141,7 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         if state.phase in ("play", "over"):
             lines.append(f"Space: {ships_text(state.space)}")
         if state.phase == "build" and state.building:
-            lines.append("Being built: " + " ".join(f"{c}@{turns.place_text(x, y, False) if (x, y) != (0, 0) else 'first'}"
+            lines.append("Being built: " + " ".join(f"{c}@{place_text(x, y, False) if (x, y) != (0, 0) else 'first'}"
                                                     for x, y, c in state.building))
         lines.extend(caption(state))
         lines.append("Elements: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
@@ -266,7 +268,7 @@ def _score_lines(n: int, result: Any) -> list[str]:
                   progress=result.progress)), f"  {parts}"]
 
 
-def _label(p) -> str:
+def _label(p: Pyramid) -> str:
     return f"{p.owner + 1}{p.size}{'i' if p.invader else ''}"
 
 

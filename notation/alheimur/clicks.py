@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from engine.alheimur.pieces import STEP, AlheimurState, Turn
+from engine.alheimur.pieces import STEP, AlheimurState, Civilize, Expand, Turn
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.turns import MOST_ITEMS, STEPS, expansion_options, moved, step_moves, variants
 from engine.errors import IllegalTurnError
@@ -115,7 +115,8 @@ def click_options(notation: Any, state: AlheimurState, prefix: Sequence[str], bu
     return ClickOptions(tuple(walk.nexts), tuple(walk.complete), common_start(walk.texts), walk.count, False)
 
 
-def _expansions(walk: _Walk, per_world: list[list], first: int, chosen: tuple, clicks: tuple[str, ...]) -> None:
+def _expansions(walk: _Walk, per_world: list[list[Expand | Civilize]], first: int,
+                chosen: tuple[Expand | Civilize, ...], clicks: tuple[str, ...]) -> None:
     """The turns whose expansion actions start with ``chosen`` (the next on
     a world from ``first`` on): with no more actions (moves may follow),
     then with one more."""

@@ -153,7 +153,8 @@ def _world(text: str, players: int) -> World:
     cards = layout_text.split(".")
     if len(cards) != 4:
         raise _bad(_("a world's layout is four cards joined by '.', not {text}", text=quote(layout_text)))
-    layout = tuple(_card(c, False, _("world {name}", name=name)) for c in cards)
+    first, second, third, fourth = (_card(c, False, _("world {name}", name=name)) for c in cards)
+    layout = (first, second, third, fourth)
     orbit = _card(orbit, True, _("world {name}'s orbit", name=name))
     names = geometry(layout).names()
     pieces: dict[str, Pyramid] = {}
@@ -213,6 +214,7 @@ def parse_position(text: str, options: Mapping[str, Any] | None = None) -> Alhei
                 or any(s not in COMPASS.values() for s in spots[1:]):
             raise _bad(_("a world being built has one to three cards, the first at 0,0, the others around it"))
     card = "" if card_t == "-" else _card(card_t, False, _("the turned-over card"))
+    last: tuple[int, ...] | None
     if last_t == "-":
         last = None
     elif last_t == "end":

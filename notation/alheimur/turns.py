@@ -39,16 +39,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Union
 
 from engine.alheimur.pieces import (
     STEP, AlheimurState, Board, Civilize, Colonists, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate,
-    Place, Return, Turn,
+    Move, Place, Return, Turn,
 )
 from engine.alheimur.setup import place_text, read_place_text
 from engine.alheimur.movement import move
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry, tile_at
-from engine.i18n import _
+from engine.i18n import Text, _
 from engine.errors import IllegalTurnError, MalformedTurnError
 from notation.quote import quote
 
@@ -69,6 +70,11 @@ TOKENS = [
     ("land", re.compile(rf"^{_SHIP}!{_TILE}$")),
 ]
 _PASS = {"pass", "-", "nothing", "none"}
+#: ``('up', world, territory, into)``: a '^M', a launch or a boarding (known once
+#: the turn's expansion and migrations are played, :func:`_up`)
+_Up = tuple[str, str, str, int]
+#: what :func:`read_item` reads
+Item = Union[Expand, Civilize, Move, _Up]
 
 
 def clean(text: str) -> str:
@@ -77,7 +83,7 @@ def clean(text: str) -> str:
     return re.sub(r"\s*([>!^=+])\s*", r"\1", text)
 
 
-def _malformed(text: str, why: str) -> MalformedTurnError:
+def _malformed(text: str, why: str | Text) -> MalformedTurnError:
     return MalformedTurnError(_("cannot read {text}: {why}; {help}", text=quote(text), why=why, help=HELP))
 
 
@@ -91,7 +97,9 @@ def territory(state: AlheimurState, world: str, tile: str, token: str) -> str:
     if w is None:
         raise IllegalTurnError(_("{token}: there is no world {world}; the worlds are {worlds}", token=quote(token),
                                  world=world, worlds=" ".join(x.name for x in state.worlds)))
-    return geometry(w.layout).at_tile[tile_at(tile)]
+    at = tile_at(tile)
+    assert at is not None  # the callers' patterns match a1-d4 only
+    return geometry(w.layout).at_tile[at]
 
 
 def read_fire(words: list[str], text: str, players: int) -> FireOrder:
@@ -129,8 +137,8 @@ def read_play(state: AlheimurState, text: str) -> Turn:
     sections = [s.strip() for s in re.split(r"[;\n]", clean(text).lower()) if s.strip()]
     if not sections:
         raise MalformedTurnError(_("the turn is empty; {help}", help=HELP))
-    actions: list = []
-    moves: list = []
+    actions: list[Expand | Civilize] = []
+    pending: list[Move | _Up] = []
     battles: tuple[str, ...] = ()
     fire = standing = None
     fire_at: dict[str, FireOrder] = {}
@@ -179,22 +187,23 @@ def read_play(state: AlheimurState, text: str) -> Turn:
                 if word in _PASS:
                     continue
                 item = read_item(state, word)
-                (actions if isinstance(item, (Expand, Civilize)) else moves).append(item)
+                if isinstance(item, (Expand, Civilize)):
+                    actions.append(item)
+                else:
+                    pending.append(item)
     order = {w.name: i for i, w in enumerate(state.worlds)}
     actions.sort(key=lambda a: order.get(a.world, 99))
-    if any(isinstance(m, tuple) for m in moves):
+    moves: list[Move]
+    if any(isinstance(m, tuple) for m in pending):
         # '^M': a colonist launches as a marine (step 2), an invader boards
         # (step 5); which it is shows once expansion, survival and the
         # migrations of step 1 are played
         mid = survive(expand(state, tuple(actions), []), [])
-        mid = move(mid, tuple(m for m in moves if isinstance(m, Migrate)), [])
+        mid = move(mid, tuple(m for m in pending if isinstance(m, Migrate)), [])
         launched: set[tuple[str, str]] = set()
-        resolved = []
-        for m in moves:
-            if isinstance(m, tuple):
-                m = _up(mid, launched, *m[1:])
-            resolved.append(m)
-        moves = resolved
+        moves = [_up(mid, launched, *m[1:]) if isinstance(m, tuple) else m for m in pending]
+    else:
+        moves = [m for m in pending if not isinstance(m, tuple)]  # all of them: none is a '^M'
     moves.sort(key=lambda m: STEP[type(m)])
     at = tuple(sorted(fire_at.items(), key=lambda item: order.get(item[0], 99)))
     if state.current in standings:  # the mover's own, numbered: as 'standing ...'
@@ -204,7 +213,7 @@ def read_play(state: AlheimurState, text: str) -> Turn:
     return Turn(tuple(actions), tuple(moves), battles, fire, standing, at, tuple(sorted(standings.items())))
 
 
-def _up(mid: AlheimurState, launched: set, world: str, where: str, into: int):
+def _up(mid: AlheimurState, launched: set[tuple[str, str]], world: str, where: str, into: int) -> Launch | Board:
     """A launch when the player's colonist stands there when step 2 begins
     (once per territory); else boarding."""
     w = mid.world(world)
@@ -215,7 +224,7 @@ def _up(mid: AlheimurState, launched: set, world: str, where: str, into: int):
     return Board(world, where, into)
 
 
-def read_item(state: AlheimurState, word: str):
+def read_item(state: AlheimurState, word: str) -> Item:
     for kind, pattern in TOKENS:
         m = pattern.match(word)
         if not m:
@@ -261,7 +270,7 @@ def ship_text(zone: str, size: int, fighter: bool, marine: int = 0) -> str:
     return f"{zone}{'F' if fighter else 'T'}{size}" + (f"+{marine}" if marine else "")
 
 
-def item_text(item) -> str:
+def item_text(item: Expand | Civilize | Move) -> str:
     if isinstance(item, Expand):
         return f"{item.world}{item.territory}+{item.size}"
     if isinstance(item, Civilize):
@@ -315,7 +324,8 @@ def colonists_text(state: AlheimurState, turn: Colonists) -> str:
 
 def read_colonists(state: AlheimurState, text: str) -> Colonists:
     own = str(state.current + 1)
-    if state.world(own) is None:
+    world = state.world(own)
+    if world is None:
         raise IllegalTurnError(_("starting colonists: player {player} has no world", player=own))
     placed = []
     for word in clean(text).lower().replace(",", " ").split():
@@ -327,7 +337,7 @@ def read_colonists(state: AlheimurState, text: str) -> Colonists:
             raise IllegalTurnError(_("{word}: starting colonists go on your own world, {world}", word=quote(word),
                                      world=own))
         placed.append((territory(state, own, m[2], word), int(m[3])))
-    names = geometry(state.world(own).layout).names()
+    names = geometry(world.layout).names()
     placed.sort(key=lambda p: names.index(p[0]))
     return Colonists(tuple(placed))
 

@@ -43,7 +43,7 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
         match = _MOVE.match(cleaned)
         first = parse_square(match[1]) if match else None
         second = parse_square(match[2]) if match and match[2] else None
-        if first is None or (match[2] and second is None):
+        if match is None or first is None or (match[2] and second is None):
             raise MalformedTurnError(_('cannot read {text}: {help}', text=quote(text), help=_HELP))
         if second is None:
             return AtaxxMove(first)
@@ -66,7 +66,7 @@ class AtaxxNotation(Notation[AtaxxState, AtaxxMove]):
         return move
 
     def format_turn(self, state: AtaxxState, move: AtaxxMove) -> str:
-        if move.is_pass:
+        if move.to is None:  # a pass
             return "0000"
         if move.frm is None:
             return square_name(move.to)

@@ -10,7 +10,7 @@ stash; after a grow: d4 ends medium) or ``d4=.`` (left empty).  Positions:
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
+from engine.i18n import N_, Text, _
 
 import re
 from collections.abc import Mapping
@@ -28,6 +28,7 @@ from engine.attactics.board import (
     square_name,
 )
 from engine.attactics.rules import turn_text
+from engine.attactics.state import Turn
 from engine.errors import (
     GameOverError,
     IllegalTurnError,
@@ -57,8 +58,15 @@ _LABELS = ("abc", "def", "ghi", "jkl")  # diagram letters: player -> small, medi
 _LEGEND = N_("player {n}: {small} small, {medium} medium, {large} large")
 
 
-def _malformed(text: str, why: str) -> MalformedTurnError:
+def _malformed(text: str, why: str | Text) -> MalformedTurnError:
     return MalformedTurnError(_('cannot read {text}: {why}; {help}', text=quote(text), why=why, help=_HELP))
+
+
+def _square(name: str) -> int:
+    """The index of a square the turn's patterns matched (a1 to h8)."""
+    square = parse_square(name)
+    assert square is not None  # the patterns match a1-h8 only
+    return square
 
 
 class AttacticsNotation(Notation[AttacticsState, Any]):
@@ -66,7 +74,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
     turn_examples = ("a1-b2", "a1-c3 d4=b2", "c3+", "c3-", "c3+ d4=s")
 
     # -- turns -----------------------------------------------------------
-    def read_turn(self, state: AttacticsState, text: str):
+    def read_turn(self, state: AttacticsState, text: str) -> Turn:
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
             raise MalformedTurnError(_('a turn is text, not {name}', name=type(text).__name__))
@@ -81,11 +89,11 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
             fill = _FILL.match(part)
             if not fill:
                 raise _malformed(text, f"{quote(part)} is not a fill such as d4=b2, d4=m or d4=.")
-            fills.append(self._fill(state, parse_square(fill[1]), fill[2]))
+            fills.append(self._fill(state, _square(fill[1]), fill[2]))
         fills_t = tuple(fills)
         if head["frm"]:
-            return Move(parse_square(head["frm"]), parse_square(head["to"]), fills_t)
-        square = parse_square(head["sq1"] or head["sq2"] or head["sq3"])
+            return Move(_square(head["frm"]), _square(head["to"]), fills_t)
+        square = _square(head["sq1"] or head["sq2"] or head["sq3"])
         grow = (head["op1"] or head["op2"] or head["word"]) in ("+", "grow")
         return Grow(square, fills_t) if grow else Shrink(square, fills_t)
 
@@ -93,15 +101,18 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
     def _fill(state: AttacticsState, square: int, what: str) -> Fill:
         if what in _SIZES:
             return Fill(square, _SIZES[what])
-        source = parse_square(what)
+        source = _square(what)  # not a size: a square (_FILL)
         piece = state.board[source]
-        if not piece or owner(piece) != state.to_move:
+        mover = state.to_move
+        if mover is None:
+            raise GameOverError(_('the game is over; no more turns can be played'))
+        if not piece or owner(piece) != mover:
             raise IllegalTurnError(
-                _('{what} holds no piece of player {value}, so it cannot replace the piece captured on {square}', what=what, value=state.to_move + 1, square=square_name(square))
+                _('{what} holds no piece of player {value}, so it cannot replace the piece captured on {square}', what=what, value=mover + 1, square=square_name(square))
             )
         return Fill(square, size_of(piece), source)
 
-    def parse_turn(self, state: AttacticsState, text: str):
+    def parse_turn(self, state: AttacticsState, text: str) -> Turn:
         if state.to_move is None:
             raise GameOverError(_('the game is over in position {state}; no turn can be played', state=self.format_position(state)))
         try:
@@ -112,7 +123,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         except TurnError as error:
             raise type(error)(f"{quote(text.strip())}: {error} (position {self.format_position(state)})") from None
 
-    def format_turn(self, state: AttacticsState, turn) -> str:
+    def format_turn(self, state: AttacticsState, turn: Turn) -> str:
         return turn_text(turn)
 
     # -- positions -------------------------------------------------------
@@ -144,7 +155,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
                 _('the second field is the player to move, 1 to {players}, or w1 to w{players} for a finished game and its winner; not {value}', players=players, value=repr(fields[1][:20]))
             )
         player = int(number) - 1
-        stashes = []
+        stashes: list[tuple[int, int, int]] = []
         for p in range(players):
             counts = [0, 0, 0]
             for piece in board:
@@ -152,7 +163,8 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
                     counts[size_of(piece) - 1] += 1
             if max(counts) > PIECES_PER_SIZE:
                 raise PositionError(_('player {value} has more than {pieces_per_size} pyramids of one size on the board', value=p + 1, pieces_per_size=PIECES_PER_SIZE))
-            stashes.append(tuple(PIECES_PER_SIZE - c for c in counts))
+            small, medium, large = (PIECES_PER_SIZE - c for c in counts)
+            stashes.append((small, medium, large))
         state = AttacticsState(tuple(board), players, None if over else player, tuple(stashes), player if over else None)
         self._check_state(state)
         return state
@@ -173,14 +185,20 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         if full or len(alive) == 1:
             who = full[0] if full else alive[0]
             raise PositionError(_('this game is over (player {who} has won); write the second field as w{who}', who=who))
-        if not counts[state.to_move]:
-            raise PositionError(_('player {value} has no piece on the board, so is out and cannot move', value=state.to_move + 1))
+        mover = state.to_move
+        assert mover is not None  # no winner: someone is to move (parse_position)
+        if not counts[mover]:
+            raise PositionError(_('player {value} has no piece on the board, so is out and cannot move', value=mover + 1))
 
     def format_position(self, state: AttacticsState) -> str:
         ranks = []
         for rank in reversed(range(8)):
             ranks.append("".join(_cell(state.board[rank * 8 + f]) for f in range(8)))
-        mover = f"w{state.winner + 1}" if state.to_move is None else str(state.to_move + 1)
+        if state.to_move is not None:
+            mover = str(state.to_move + 1)
+        else:
+            assert state.winner is not None  # no one to move: the game is won (AttacticsState)
+            mover = f"w{state.winner + 1}"
         return f"{'/'.join(ranks)} {mover} {state.players}"
 
     # -- diagrams --------------------------------------------------------
@@ -193,6 +211,7 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         # the words are read now, in the language of the moment (the pictures are cached by language)
         if state.to_move is None:
             result = self.game.result(state)
+            assert result is not None  # no one to move: the game is won (AttacticsState)
             caption = [str(_("Game over: player {n} wins ({reason})", n=result.winners[0] + 1,
                              reason=reason_words(result.reason)))]
         else:

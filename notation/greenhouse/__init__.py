@@ -8,7 +8,7 @@ Positions: ``<flowers> <orders> <siblings> <next number> <breedings> <status>``.
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
+from engine.i18n import N_, Text, _
 
 import re
 import unicodedata
@@ -18,7 +18,8 @@ from typing import Any, Mapping, Sequence
 from engine.errors import GameOverError, MalformedTurnError, PbemError, PositionError, TurnError
 from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
 from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
-from engine.greenhouse.rules import deliver, read_orders
+from engine.greenhouse.delivery import deliver
+from engine.greenhouse.rules import read_orders
 from notation.greenhouse import clicks as greenhouse_clicks
 from notation.clicks import ClickOptions
 from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
@@ -41,7 +42,7 @@ CSS = {"R": "#c62828", "Y": "#f2c200", "G": "#2e7d32", "B": "#1f4fbf", "K": "#21
        "P": "#6a1b9a", "C": "#00acc1", "O": "#ef6c00", "W": "#fafafa", "X": "#d0e8f0"}
 
 
-def _malformed(text: str, why: str) -> MalformedTurnError:
+def _malformed(text: str, why: str | Text) -> MalformedTurnError:
     return MalformedTurnError(_('cannot read {text}: {why}; {help}', text=quote(text), why=why, help=_HELP))
 
 
@@ -89,8 +90,9 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         return Breed(a, b, first, second)
 
     def parse_turn(self, state: GreenhouseState, text: str) -> Breed | GiveUp:
-        if state.over:
-            raise GameOverError(_('the game is over ({reason}); no turn can be played', reason=self.game.result(state).reason))
+        result = self.game.result(state)  # None until the game is over
+        if result is not None:
+            raise GameOverError(_('the game is over ({reason}); no turn can be played', reason=result.reason))
         try:
             turn = self.read_turn(text)
             if isinstance(turn, Breed) and turn.a > turn.b:
@@ -165,7 +167,7 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
                              str(_("filled by #{n}", n=n)) if n else "")
                        for i, (order, n) in enumerate(zip(state.orders, state.filled)))
         # the words are read now, in the language of the moment (the pictures are cached by language)
-        caption = (self._status(state),)
+        caption: tuple[str, ...] = (self._status(state),)
         if state.siblings:
             caption += (_siblings_words(state),)
         legend = (_LEGEND.format(colours=" ".join(f"{c} {COLOURS[c]}" for c in sorted({g[1] for f in state.flowers for g in f.genes}
@@ -276,7 +278,8 @@ def _siblings(text: str, numbers: set[int]) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
-def _check_options(opts: dict[str, str], flowers, orders, filled) -> None:
+def _check_options(opts: dict[str, str], flowers: tuple[Flower, ...], orders: tuple[Genes, ...],
+                   filled: tuple[int, ...]) -> None:
     """The position holds exactly the stashes' pyramids (in the greenhouse
     or delivered) and the orders the options ask for."""
     have = Counter(g for f in flowers for g in f.genes) + Counter(

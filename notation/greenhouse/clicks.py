@@ -86,12 +86,12 @@ def click_options(state: GreenhouseState, prefix: Sequence[str]) -> ClickOptions
     else:
         first = tuple(genes[:GENES])
         children = [c for c in _seconds(f.genes, g.genes, first) if c[:len(genes) - GENES] == genes[GENES:]]
-    at = len(genes) % GENES if len(genes) < 2 * GENES else None
     if not children:
         return ClickOptions()
     if len(genes) == 2 * GENES:
         canonical = f"#{f.number} x #{g.number} -> {' '.join(genes[:GENES])} / {' '.join(genes[GENES:])}"
         return ClickOptions((), (canonical,), canonical, 1)
+    at = len(genes) % GENES  # fewer than 2 * GENES here: no child is longer
     nexts = dict.fromkeys(sorted({c[at] for c in children}))
     return ClickOptions(tuple(nexts), (), text, len(children), cut=len(genes) < GENES)
 

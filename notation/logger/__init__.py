@@ -8,15 +8,17 @@ turn is the corner alone (``a1``).  Positions:
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
+from engine.i18n import N_, Text, _
 
 import re
 import unicodedata
 from typing import Any, Mapping
 
+from engine.base import Result
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
 from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
 from engine.logger.board import CORNERS, names, order, parse_square, square_name
+from engine.logger.state import Action, Turn
 from notation.base import Diagram, GameKind, Notation, Piece, PieceLook, reason_words
 from notation.quote import quote
 
@@ -34,8 +36,15 @@ _NUMBER = re.compile(r"^[0-9]+$")
 _LOOKALIKES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"} | {"\u2192": ">"})
 
 
-def _malformed(text: str, why: str) -> MalformedTurnError:
+def _malformed(text: str, why: str | Text) -> MalformedTurnError:
     return MalformedTurnError(_('{why}; {help}', why=why, help=_HELP))
+
+
+def _square(name: str) -> int:
+    """The index of a square the turn's patterns matched (a1 to e5)."""
+    square = parse_square(name)
+    assert square is not None  # the patterns match a1-e5 only
+    return square
 
 
 #: the colour of a tree (of no player) on the pictures
@@ -49,7 +58,7 @@ class LoggerNotation(Notation[LoggerState, Any]):
     piece_looks = {"tree": PieceLook("pyramid", neutral=TREE), "logger": PieceLook("disc", size=17, label="#ffffff")}
 
     # -- turns -----------------------------------------------------------
-    def read_turn(self, state: LoggerState, text: str):
+    def read_turn(self, state: LoggerState, text: str) -> Turn:
         """Parse the syntax only; raise ``MalformedTurnError``."""
         if not isinstance(text, str):
             raise MalformedTurnError(_('a turn is text, not {name}', name=type(text).__name__))
@@ -66,10 +75,10 @@ class LoggerNotation(Notation[LoggerState, Any]):
                     _('in the setup round a turn is the corner for your logger alone, one of {corners}', corners=names(CORNERS))
                 )
             return SetupTurn(square)
-        move_to = None
-        origin = None
+        move_to: int | None = None
+        origin: int | None = None
         spawns: tuple[tuple[int, int], ...] = ()
-        action = None
+        action: Action | None = None
         stage = 0  # 0: expect movement, 1: growth, 2: action, 3: done
         for part in parts:
             move = _MOVE.match(part)
@@ -78,19 +87,19 @@ class LoggerNotation(Notation[LoggerState, Any]):
             if move:
                 if stage > 0:
                     raise _malformed(text, f"the movement {quote(part)} must come first")
-                origin, move_to = parse_square(move[1]), parse_square(move[2])
+                origin, move_to = _square(move[1]), _square(move[2])
                 stage = 1
             elif grow:
                 if stage > 1:
                     raise _malformed(text, f"the growth {quote(part.upper())} must come before the action")
                 if grow[1]:
                     pairs = [p.split(">") for p in grow[1].split(",")]
-                    spawns = tuple((parse_square(a), parse_square(b)) for a, b in pairs)
+                    spawns = tuple((_square(a), _square(b)) for a, b in pairs)
                 stage = 2
             elif act:
                 if stage > 2:
                     raise _malformed(text, "a turn has only one action")
-                kind, squares = act[1], [parse_square(s) for s in act[2].split(",")]
+                kind, squares = act[1], [_square(s) for s in act[2].split(",")]
                 if kind != "x" and len(squares) > 1:
                     raise _malformed(text, f"{kind.upper()}: takes one square; only a protest (X:) takes several")
                 if kind == "p":
@@ -106,12 +115,16 @@ class LoggerNotation(Notation[LoggerState, Any]):
                 what = "it" if len(parts) == 1 else quote(part)
                 raise _malformed(text, f"{what} is not a movement, a growth or an action")
         if origin is not None:
-            start = state.logger_square(state.to_move)
+            mover = state.to_move
+            if mover is None:
+                raise GameOverError(_('the game is over in position {state}; no turn can be played', state=self.format_position(state)))
+            start = state.logger_square(mover)
+            assert start is not None  # after the setup round, every logger is on the board
             if origin != start:
-                raise _illegal_origin(state, origin, start, move_to)
+                raise _illegal_origin(state, mover, origin, start)
         return LoggerTurn(move_to, spawns, action)
 
-    def parse_turn(self, state: LoggerState, text: str):
+    def parse_turn(self, state: LoggerState, text: str) -> Turn:
         if state.to_move is None:
             raise GameOverError(_('the game is over in position {state}; no turn can be played', state=self.format_position(state)))
         try:
@@ -120,12 +133,14 @@ class LoggerNotation(Notation[LoggerState, Any]):
             written = text.strip() if isinstance(text, str) else text
             raise type(error)(f"{quote(written)}: {error} (position {self.format_position(state)})") from None
 
-    def format_turn(self, state: LoggerState, turn) -> str:
+    def format_turn(self, state: LoggerState, turn: Turn) -> str:
         if isinstance(turn, SetupTurn):
             return square_name(turn.square)
         parts = []
         if turn.move_to is not None:
-            start = state.logger_square(state.to_move)
+            mover = state.to_move
+            start = state.logger_square(mover) if mover is not None else None
+            assert start is not None  # a turn is formatted in the state it is played in: its mover's logger is on the board
             parts.append(f"{square_name(start)}-{square_name(turn.move_to)}")
         if turn.spawns:
             parts.append("G:" + ",".join(f"{square_name(t)}>{square_name(s)}" for t, s in turn.spawns))
@@ -232,7 +247,7 @@ _SCORE_LINES = {(False, False): CAPTIONS[2], (True, False): CAPTIONS[3], (False,
                 (True, True): CAPTIONS[5]}
 
 
-def _result_words(result) -> str:
+def _result_words(result: Result | None) -> str:
     """The caption's line for a finished game, in the language of the moment."""
     if result is None:
         return str(_("Game over: in progress"))
@@ -250,11 +265,11 @@ def _numbers(text: str, what: str) -> tuple[int, ...]:
     return tuple(int(i) for i in items)
 
 
-def _illegal_origin(state: LoggerState, origin: int, start: int, move_to: int):
+def _illegal_origin(state: LoggerState, player: int, origin: int, start: int) -> IllegalTurnError:
     reachable = LoggerNotation.game.destinations(state, start)
     where = f"it can move to {names(reachable)}" if reachable else "it cannot move this turn"
     return IllegalTurnError(
-        _('the logger of player {value} is on {start}, not {origin}; write its move from {start} ({where}), or leave the movement out to stay', value=state.to_move + 1, start=square_name(start), origin=square_name(origin), where=where)
+        _('the logger of player {value} is on {start}, not {origin}; write its move from {start} ({where}), or leave the movement out to stay', value=player + 1, start=square_name(start), origin=square_name(origin), where=where)
     )
 
 

@@ -30,7 +30,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Mapping
 
-from engine.i18n import N_, _
+from engine.i18n import N_, Text, _
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
@@ -68,7 +68,7 @@ _DISCARD = re.compile(r"^discard(?:\s+(?:the\s+)?(?:tile\s+)?([a-z]{1,2}[0-9]?))
 _DEGREES = {0: 0, 90: 1, 180: 2, 270: 3, 360: 0}
 
 
-def _malformed(text: str, why: str) -> MalformedTurnError:
+def _malformed(text: str, why: str | Text) -> MalformedTurnError:
     return MalformedTurnError(_("cannot read {text}: {why}; {help}", text=quote(text), why=why, help=_HELP))
 
 
@@ -90,9 +90,9 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
     def parse_turn(self, state: TaigaState, text: str) -> TaigaTurn:
         if not isinstance(text, str):
             raise MalformedTurnError(_("a turn is text, not {name}", name=type(text).__name__))
-        if self.game.is_over(state):
-            raise GameOverError(_("the game is over ({reason}); no turn can be played",
-                                  reason=self.game.result(state).reason))
+        result = self.game.result(state)  # None until the game is over
+        if result is not None:
+            raise GameOverError(_("the game is over ({reason}); no turn can be played", reason=result.reason))
         cleaned = _clean(text)
         if not cleaned:
             raise MalformedTurnError(_("the turn is empty; {help}", help=_HELP))
@@ -173,15 +173,20 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
                     _("say which forest the surveyor goes on: {spots}", spots=", ".join(spots)) if spots
                     else _("{code} has no forest for a surveyor", code=code))
             meeple = spots[0]
-        if truck is not None and truck[2] is None:
-            roads = target.road_spots if target else ()
-            if len(roads) != 1:
-                at = f"{truck[0]},{truck[1]}"
-                raise IllegalTurnError(
-                    _("say which road of the tile at {at} the truck goes on: {roads}", at=at, roads=", ".join(roads))
-                    if roads else _("say which road of the tile at {at} the truck goes on; it has none", at=at))
-            truck = (truck[0], truck[1], roads[0])
-        place = Place(code, x, y, turn, meeple, truck, ())  # type: ignore[arg-type]
+        laid_truck: tuple[int, int, str] | None = None
+        if truck is not None:
+            truck_x, truck_y, road = truck
+            if road is None:
+                roads = target.road_spots if target else ()
+                if len(roads) != 1:
+                    where = f"{truck_x},{truck_y}"
+                    raise IllegalTurnError(
+                        _("say which road of the tile at {at} the truck goes on: {roads}", at=where,
+                          roads=", ".join(roads))
+                        if roads else _("say which road of the tile at {at} the truck goes on; it has none", at=where))
+                road = roads[0]
+            laid_truck = (truck_x, truck_y, road)
+        place = Place(code, x, y, turn, meeple, laid_truck, ())
         return replace_choices(self.game, state, place, choices)
 
     def _turn_for(self, state: TaigaState, code: str, x: int, y: int, turn: int | None) -> int:
@@ -303,6 +308,7 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             lines.append(line)
         if over:
             result = self.game.result(state)
+            assert result is not None  # the game is over: it has a result
             if len(result.winners) > 1:
                 lines.append(str(_("Game over: players {players} win (most money)",
                                    players=_(" and ").join(str(w + 1) for w in result.winners))))

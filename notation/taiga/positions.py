@@ -91,11 +91,11 @@ def read_position(text: str) -> TaigaState:
                 raise _bad(_("a piece is its player, s/l/k/t (surveyor, lumberjack, keeper, truck), '@x,y' and "
                              "its spot, such as 1s@1,0n; not {text}", text=quote(item)))
             player, role, x, y, spot = int(m[1]) - 1, _ROLE[m[2]], int(m[3]), int(m[4]), m[5]
-            tile = board.tiles.get((x, y))
-            ok = tile is not None and player < players and (
-                (role in ("surveyor", "lumberjack") and spot in tile.forest_spots)
-                or (role == "keeper" and spot == CAMP_SPOT and tile.feature == "camp")
-                or (role == "truck" and spot in tile.road_spots))
+            under = board.tiles.get((x, y))
+            ok = under is not None and player < players and (
+                (role in ("surveyor", "lumberjack") and spot in under.forest_spots)
+                or (role == "keeper" and spot == CAMP_SPOT and under.feature == "camp")
+                or (role == "truck" and spot in under.road_spots))
             if not ok:
                 raise _bad(_("{text} does not stand on a fitting spot of a tile on the map", text=quote(item)))
             pieces.append(Piece(x, y, spot, role, player))
@@ -175,7 +175,7 @@ def read_position(text: str) -> TaigaState:
         for item in pending_t.split("/"):
             m = _PENDING.match(item)
             key = (int(m[2]), int(m[3]), m[4]) if m else None
-            if key is None or int(m[1]) > players or key not in board.forest_of \
+            if m is None or key is None or int(m[1]) > players or key not in board.forest_of \
                     or not board.forests[board.forest_of[key]].complete:
                 raise _bad(_("a pending choice is a player, '@' and an area of a completed forest, such as "
                              "2@1,0n; not {text}", text=quote(item)))
