@@ -14,7 +14,7 @@ CSS colour, a text symbol).
 
 from __future__ import annotations
 
-from engine.i18n import _, add_catalogue
+from engine.i18n import Text, _, add_catalogue
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -237,10 +237,11 @@ class Zone:
     beside: bool = False
 
     def __post_init__(self) -> None:
-        wanted = {"grid": "Diagram", "stacks": Stack, "pile": Card, "hand": Card, "dice": Die, "tiles": Tile}
+        wanted: dict[str, type[object]] = {"grid": Diagram, "stacks": Stack, "pile": Card, "hand": Card, "dice": Die,
+                                           "tiles": Tile}
         if self.kind not in wanted:
             raise ValueError(_('a zone is one of {zone_kinds}; not {kind}', zone_kinds=', '.join(ZONE_KINDS), kind=repr(self.kind)))
-        kind = Diagram if self.kind == "grid" else wanted[self.kind]
+        kind = wanted[self.kind]
         if not all(isinstance(item, kind) for item in self.items):
             raise ValueError(_('a {kind} zone holds {name} items', kind=self.kind, name=kind.__name__))
         if self.kind == "grid" and len(self.items) != 1:
@@ -308,7 +309,7 @@ class SeatSetting:
     the record holds it and replays."""
 
     name: str
-    description: str
+    description: str | Text  # Text: read in the language of the moment
     example: str
     default: str
 
@@ -381,7 +382,8 @@ class Notation(ABC, Generic[S, T]):
         the default ``turn_clicks`` reads square names against."""
         cached = self.__dict__.get("_click_grid")
         if cached is not None and cached[0] == state:
-            return cached[1]
+            known: tuple[int, int] = cached[1]  # stored below
+            return known
         drawn = self.diagram(state)
         grid = (drawn.files, drawn.ranks) if drawn.has_grid else (0, 0)
         self.__dict__["_click_grid"] = (state, grid)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from functools import reduce
 from importlib import import_module
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from engine.errors import OptionError
 from notation.base import GameKind
@@ -57,7 +57,7 @@ class GameLoadError(RuntimeError):
     its entry point and its distribution; the cause is chained."""
 
 
-def _declared(point) -> str:
+def _declared(point: EntryPoint) -> str:
     dist = getattr(point, "dist", None)
     where = f"{dist.metadata['Name']} {dist.version}" if dist is not None else "unknown distribution"
     return f"{point.name} = {point.value} (entry point group {point.group}, distribution {where})"

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import struct
 import zlib
+from types import ModuleType
 from typing import Any
 
+_fast_zlib: ModuleType | None
 try:  # ISA-L's deflate: the same format, several times as fast
     from isal import isal_zlib as _fast_zlib
 except ImportError:  # pragma: no cover - isal is a dependency; zlib still works

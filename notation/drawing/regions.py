@@ -31,7 +31,9 @@ def _zone_items(diagram: Diagram, drawn: bool = False) -> list[tuple[Any, ...]]:
         return []
     found: list[tuple[Any, ...]] = []
     for marker, group in zones.marked_groups(zones.moved(block.ops, 8, zones_top)):
-        rect = zones.bounds(group) if marker is not None else None
+        if marker is None:
+            continue
+        rect = zones.bounds(group)
         if rect is not None:
             title = marker[1]
             item = (title.split(":")[0].strip(), title, rect)

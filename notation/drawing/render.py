@@ -142,7 +142,7 @@ def _look_fill(look: PieceLook, piece: Piece) -> str:
     return look.neutral or NEUTRAL
 
 
-def _shapes(piece: Piece, x: int, y: int) -> list[tuple[str, Any, str]]:
+def _shapes(piece: Piece, x: float, y: float) -> list[zones.Shape]:
     """The piece as simple shapes, by the look of its kind: ("polygon",
     points, fill), ("circle", (cx, cy, r), fill), ("rect", (x0, y0, x1,
     y1), fill), ("text", (cx, cy, text), fill)."""
@@ -262,12 +262,12 @@ def _draw_board(diagram: Diagram, width: int, height: int) -> Any:
 
 
 def _groups(diagram: Diagram, width: int, block: zones.Block | None, zones_top: int,
-            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int], tuple[int, int], Any]]:
+            caption_top: int) -> list[tuple[list[zones.Op], tuple[int, int, int], tuple[int, int], zones.Op | None]]:
     """Everything drawn over the empty board, in drawing order, as groups of
     operations, each with the background it stands on, the move that puts
     it in place (the zones' groups are laid out from (0, 0)) and its "group"
     marker (None when it has none)."""
-    found = []
+    found: list[tuple[list[zones.Op], tuple[int, int, int], tuple[int, int], zones.Op | None]] = []
     for (file, rank), piece in sorted(diagram.cells.items()):
         x, y = _origin(diagram, file, rank)
         square = _rgb(BOARD_LIGHT if (file + rank) % 2 else BOARD_DARK)
@@ -298,10 +298,11 @@ IMAGE_BLOCKS_KEPT = 8
 def _keep_image_memory() -> None:
     """Let Pillow keep ``IMAGE_BLOCKS_KEPT`` freed blocks (more if
     ``PILLOW_BLOCKS_MAX`` asked for more), once per process."""
-    from PIL import Image
+    # Image.core (the same module), which PIL.Image does not export to the type checker
+    from PIL import _imaging as core
 
-    if Image.core.get_blocks_max() < IMAGE_BLOCKS_KEPT:
-        Image.core.set_blocks_max(IMAGE_BLOCKS_KEPT)
+    if core.get_blocks_max() < IMAGE_BLOCKS_KEPT:
+        core.set_blocks_max(IMAGE_BLOCKS_KEPT)
 
 
 def png_image(diagram: Diagram, cached: bool = True) -> Any:

@@ -181,15 +181,15 @@ class Sprite:
             object.__setattr__(self, "size", self.image.size)
 
 
-def _freeze(op: zones.Op) -> tuple:
+def _freeze(op: zones.Op) -> zones.Op:
     return (op[0], tuple(op[1]), *op[2:]) if op[0] == "polygon" else tuple(op)
 
 
-def _local(ops: list[zones.Op], dx: float, dy: float, ox: int, oy: int) -> tuple:
+def _local(ops: list[zones.Op], dx: float, dy: float, ox: int, oy: int) -> tuple[zones.Op, ...]:
     """The operations moved by (dx, dy), then by (-ox, -oy) to their sprite's
     origin, frozen (hashable): in one pass, the same values as
     ``zones.moved`` twice."""
-    local = []
+    local: list[zones.Op] = []
     for op in ops:
         kind = op[0]
         if kind == "rect":
@@ -212,11 +212,12 @@ def _anchor(op: zones.Op) -> tuple[float, float]:
     if op[0] == "rect":
         return op[1][0], op[1][1]
     if op[0] == "polygon":
-        return op[1][0]
+        x, y = op[1][0]
+        return x, y
     return op[1][0], op[1][1]
 
 
-def _make(ops: tuple, background: tuple[int, int, int], font: Callable[[int], Any]) -> Sprite | None:
+def _make(ops: tuple[zones.Op, ...], background: tuple[int, int, int], font: Callable[[int], Any]) -> Sprite | None:
     """The sprite of ``ops`` (at their integer origin) on ``background``;
     None when their drawing reaches the edge of the room it was given.  The
     group is drawn a second time on another background: where the two
@@ -251,21 +252,23 @@ UNKNOWN = ("unknown",)
 #: instead (``Painter._untouched``)
 BOXES_COMPARED = 64
 #: the ink of the empty boards measured so far (``ink``), by board key
-_inks: dict[Hashable, Any] = {}
+_inks: dict[Hashable, tuple[int, int, int, int] | None] = {}
 
 
 def ink(key: Hashable, empty: Any) -> tuple[int, int, int, int] | None:
     """The box holding every pixel of the empty board ``key`` (``empty``,
     or a copy of it not yet drawn on) that is not white; None when it is
     all white (a picture of zones only).  Measured once per board."""
-    found = _inks.get(key, UNKNOWN)
-    if found is UNKNOWN:
-        from PIL import Image, ImageChops
+    try:
+        return _inks[key]
+    except KeyError:  # not measured yet (or another thread just emptied _inks)
+        pass
+    from PIL import Image, ImageChops
 
-        found = ImageChops.difference(empty, Image.new(empty.mode, empty.size, WHITE)).getbbox()
-        if len(_inks) >= 4 * BOARDS:
-            _inks.clear()
-        _inks[key] = found
+    found = ImageChops.difference(empty, Image.new(empty.mode, empty.size, WHITE)).getbbox()
+    if len(_inks) >= 4 * BOARDS:
+        _inks.clear()
+    _inks[key] = found
     return found
 
 
@@ -290,6 +293,8 @@ class Painter:
         self.core = image.im  # pasted on directly: ``Image.paste``'s checks cost more than the copy
         # the picture is the box (0, 0, width, height) of ``image``: all of it
         # unless ``size`` says less (a thread's canvas, ``canvas``)
+        self.width: int
+        self.height: int
         self.width, self.height = image.size if size is None else size
         self.ink = ink
         self.pasted: list[tuple[int, int, int, int]] = []  # every box pasted since, while ``ink`` is known
@@ -355,7 +360,7 @@ class Painter:
         # (rounded corners), so an odd move may change a pixel
         ox, oy = 2 * math.floor((x + dx) / 2), 2 * math.floor((y + dy) / 2)
         if marker is not None:
-            key: tuple = (background, marker[2], x + dx - ox, y + dy - oy)
+            key: Hashable = (background, marker[2], x + dx - ox, y + dy - oy)
         else:
             key = (background, _local(ops, dx, dy, ox, oy))
         sprite = sprites.get(key, self._sprite, ops, dx, dy, ox, oy, background)

@@ -24,7 +24,13 @@ from notation.base import Card, Diagram, Piece, Zone
 #: ("text", (x, y, text, size, anchor, bold), fill), ("group", title), ("end",); a group drawn
 #: from operations made once at (0, 0) says so: ("group", title, token, x, y), its corner at
 #: (x, y) (moved with the rest), ``token`` naming those operations (``_tile_body``)
-Op = tuple
+Op = tuple[Any, ...]
+#: a player's colour (None: no player's), as CSS
+Colour = Callable[[int | None], str]
+#: one shape of a piece (``notation.drawing.render._shapes``): (kind, data, fill)
+Shape = tuple[str, Any, str]
+#: a piece as shapes, its square's corner at (x, y)
+PieceShapes = Callable[[Piece, float, float], list[Shape]]
 INK = "#222222"
 LINE = 18
 STACK_WIDTH = 72  # a pyramid, and its label to the right
@@ -69,8 +75,7 @@ def ink_on(css: str) -> str:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def layout(zones: Sequence[Zone], colour: Callable[[int | None], str],
-           piece_shapes: Callable[[Piece, float, float], list]) -> Block:
+def layout(zones: Sequence[Zone], colour: Colour, piece_shapes: PieceShapes) -> Block:
     """All the zones as one block: rows of blocks, ``beside`` zones sharing
     the row of the zone before them."""
     total = Block(0, 0)
@@ -164,7 +169,7 @@ def _moved(ops: list[Op], dx: float, dy: float) -> list[Op]:
 moved = _moved
 
 
-def _zone(zone: Zone, colour, piece_shapes, origin: tuple[float, float]) -> tuple[Block, Block, bool]:
+def _zone(zone: Zone, colour: Colour, piece_shapes: PieceShapes, origin: tuple[float, float]) -> tuple[Block, Block, bool]:
     """The zone's title (a block of the zone's whole size) and its body, to
     go LINE + 4 under the title, at ``origin``; True when the body is
     already there (a map, the largest zone, is made in place rather than
@@ -178,7 +183,7 @@ def _zone(zone: Zone, colour, piece_shapes, origin: tuple[float, float]) -> tupl
     return Block(max(inner.width, 7.5 * len(zone.title)), LINE + 4 + inner.height, [title]), inner, placed
 
 
-def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
+def _pyramid(piece: Piece, cx: float, bottom: float, colour: Colour) -> Op:
     size = max(1, min(3, piece.size))
     half, height = 8 + 5 * size, 6 + 5 * size
     fill = piece.colour or colour(piece.player)
@@ -188,13 +193,13 @@ def _pyramid(piece: Piece, cx: float, bottom: float, colour) -> Op:
     return ("polygon", [(cx - half, bottom), (cx + half, bottom), (cx, bottom - height)], fill, "#1b1b1b")
 
 
-def _stacks(zone: Zone, colour, piece_shapes) -> Block:
+def _stacks(zone: Zone, colour: Colour, piece_shapes: PieceShapes) -> Block:
     depth = max((len(s.pieces) for s in zone.items), default=0)
     notes = any(s.note for s in zone.items)
     block = Block(max(0, len(zone.items) * (STACK_WIDTH + GAP) - GAP), depth * SLOT + 8 + LINE + (LINE if notes else 0))
     for index, stack in enumerate(zone.items):
         x = index * (STACK_WIDTH + GAP)
-        cx = x + 27
+        cx: float = x + 27
         words = " ".join(p.label for p in stack.pieces)
         title = f"{stack.label}: {words} (top first)" + (f"; {stack.note}" if stack.note else "")
         block.ops.append(("group", f"{stack.click}: {title}" if stack.click else title))
@@ -211,7 +216,7 @@ def _stacks(zone: Zone, colour, piece_shapes) -> Block:
     return block
 
 
-def _card(card: Card, x: float, colour) -> list[Op]:
+def _card(card: Card, x: float, colour: Colour) -> list[Op]:
     w, h = CARD
     if not card.face_up:
         return [("group", "a face-down card"), ("rect", (x, 0, x + w, h), BACK, "#1b1b1b", 4),
@@ -221,14 +226,14 @@ def _card(card: Card, x: float, colour) -> list[Op]:
             ("text", (x + w / 2, h / 2, card.label, 14, "middle", True), ink_on(fill)), ("end",)]
 
 
-def _hand(zone: Zone, colour, piece_shapes) -> Block:
+def _hand(zone: Zone, colour: Colour, piece_shapes: PieceShapes) -> Block:
     block = Block(max(0, len(zone.items) * (CARD[0] + 6) - 6), CARD[1])
     for index, card in enumerate(zone.items):
         block.ops.extend(_card(card, index * (CARD[0] + 6), colour))
     return block
 
 
-def _pile(zone: Zone, colour, piece_shapes) -> Block:
+def _pile(zone: Zone, colour: Colour, piece_shapes: PieceShapes) -> Block:
     w, h = CARD
     block = Block(0, h + 6 + LINE)
     block.ops.append(("group", f"a pile of {zone.count} face down"))
@@ -249,7 +254,7 @@ def _pile(zone: Zone, colour, piece_shapes) -> Block:
     return block
 
 
-def _dice(zone: Zone, colour, piece_shapes) -> Block:
+def _dice(zone: Zone, colour: Colour, piece_shapes: PieceShapes) -> Block:
     block = Block(max(0, len(zone.items) * (DIE + GAP) - GAP), DIE)
     for index, die in enumerate(zone.items):
         x = index * (DIE + GAP)
@@ -273,7 +278,7 @@ def tile_size(columns: int, rows: int) -> int:
     return TILE if span * TILE <= MAP_SPAN else max(MIN_TILE, MAP_SPAN // span)
 
 
-def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0)) -> Block:
+def _tiles(zone: Zone, colour: Colour, piece_shapes: PieceShapes, origin: tuple[float, float] = (0, 0)) -> Block:
     """The map, its top-left corner at ``origin``."""
     if not zone.items:
         return Block(0, 0)
@@ -318,7 +323,7 @@ def _tiles(zone: Zone, colour, piece_shapes, origin: tuple[float, float] = (0, 0
 #: with the same shapes objects at every turn (their pictures are kept by
 #: the game), and hashing every shape of every tile again cost a fifth of
 #: a late Taiga map's layout.  Emptied when full
-_BODIES: dict[tuple, tuple[Any, tuple[int, tuple[Op, ...]]]] = {}
+_BODIES: dict[tuple[str, str, str, int, int, int], tuple[Any, tuple[int, tuple[Op, ...]]]] = {}
 BODIES = 8192
 
 
@@ -387,7 +392,7 @@ def _placed(token: int, body: Sequence[Op], x: float, y: float) -> list[Op]:
 def _shifted(ops: Sequence[Op], x: float, y: float) -> list[Op]:
     """Operations made at (0, 0) by ``_tile_shapes`` moved to (x, y): the
     same values it gives at (x, y) (x + (0 + a) is x + a)."""
-    moved = []
+    moved: list[Op] = []
     for op in ops:
         if op[0] == "polygon":
             moved.append(("polygon", [(x + px, y + py) for px, py in op[1]], op[2], op[3]))
@@ -421,7 +426,7 @@ def _tile_shapes(shapes: Sequence[Any], x: float, y: float, size: int = TILE, te
     return ops
 
 
-def piece_ops(shapes: list) -> list[Op]:
+def piece_ops(shapes: list[Shape]) -> list[Op]:
     """``notation.drawing.render._shapes`` output as operations."""
     ops: list[Op] = []
     for shape, data, fill in shapes:
@@ -436,7 +441,7 @@ def piece_ops(shapes: list) -> list[Op]:
     return ops
 
 
-def _grid(zone: Zone, colour, piece_shapes) -> Block:
+def _grid(zone: Zone, colour: Colour, piece_shapes: PieceShapes) -> Block:
     diagram: Diagram = zone.items[0]
     cell = TILE
     block = Block(diagram.files * cell, diagram.ranks * cell)
