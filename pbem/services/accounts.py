@@ -21,7 +21,8 @@ from urllib.parse import quote, urlencode
 from flask import current_app
 from sqlalchemy import and_, bindparam, or_, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from pbem import links
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
@@ -70,6 +71,7 @@ def sign_in_link(session: Session, player: Player, next_path: str = "/") -> str:
     """A new single-use sign-in link for ``player`` that leads to ``next_path``
     (made safe) once used; stored (as a digest) in the session, not committed."""
     token = secrets.token_urlsafe(32)
+    assert player.id is not None  # a stored player
     session.add(SignInLink(digest=_digest(token), player_id=player.id, next_path=safe_next(next_path)))
     session.flush()
     return links.external("/auth/verify?" + urlencode({"token": token}))
@@ -114,7 +116,9 @@ def _link_row(session: Session, token: Any) -> tuple[SignInLink, Player]:
         row = session.exec(select(SignInLink).where(SignInLink.digest == _digest(token))).first()
     if row is None:
         raise LinkRefused("this sign-in link is not valid (was it copied whole?); ask for a new one")
-    return row, session.get(Player, row.player_id)
+    player = session.get(Player, row.player_id)
+    assert player is not None  # the link's foreign key holds a player
+    return row, player
 
 
 def _oldest_valid() -> Any:
@@ -147,9 +151,10 @@ def use_sign_in_link(session: Session, token: Any) -> tuple[Player, str]:
     row, player = _link_row(session, token)
     if (refusal := _refusal(row, player)) is not None:
         raise refusal
-    used = session.execute(
+    used = session.exec(
         update(SignInLink)
-        .where(SignInLink.id == row.id, SignInLink.used_at.is_(None), SignInLink.created_at >= _oldest_valid())
+        .where(col(SignInLink.id) == row.id, col(SignInLink.used_at).is_(None),
+               col(SignInLink.created_at) >= _oldest_valid())
         .values(used_at=utcnow())
     )
     session.commit()
@@ -162,7 +167,7 @@ def use_sign_in_link(session: Session, token: Any) -> tuple[Player, str]:
 
 def cancel_sign_in_links(session: Session, player: Player) -> None:
     """Use up every unused sign-in link of ``player``; not committed."""
-    session.execute(update(SignInLink).where(SignInLink.player_id == player.id, SignInLink.used_at.is_(None))
+    session.execute(update(SignInLink).where(col(SignInLink.player_id) == player.id, col(SignInLink.used_at).is_(None))
                     .values(used_at=utcnow()))
 
 
@@ -188,9 +193,9 @@ def _check_sign_in_rate(session: Session, address: str) -> None:
     local, _, domain = box.rpartition("@")
     sent = session.exec(
         select(OutboxMessage.to_addr).where(
-            or_(OutboxMessage.to_addr == box,
-                and_(OutboxMessage.to_addr.startswith(local + "+", autoescape=True),
-                     OutboxMessage.to_addr.endswith("@" + domain, autoescape=True))),
+            or_(col(OutboxMessage.to_addr) == box,
+                and_(col(OutboxMessage.to_addr).startswith(local + "+", autoescape=True),
+                     col(OutboxMessage.to_addr).endswith("@" + domain, autoescape=True))),
             OutboxMessage.kind == SIGN_IN_KIND, OutboxMessage.created_at >= since)
     ).all()
     recent = sum(1 for to in sent if mailbox(to) == box)
@@ -245,6 +250,7 @@ def create_api_token(session: Session, player: Player, label: str = "") -> tuple
     if not isinstance(label, str) or len(label) > 80:
         raise BadInput(gettext('a token label is text of up to 80 characters'))
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    assert player.id is not None  # a stored player
     row = ApiToken(player_id=player.id, digest=_digest(secret), label=label.strip())
     session.add(row)
     session.commit()
@@ -258,7 +264,7 @@ LAST_USED_GRAIN = timedelta(minutes=10)
 
 
 @functools.cache
-def _token_statement():
+def _token_statement() -> Select[ApiToken, Player]:
     """``player_for_api_token``'s statement, built once (its cache key too)."""
     return select(ApiToken, Player).where(ApiToken.digest == bindparam("digest"), ApiToken.player_id == Player.id)
 
@@ -276,8 +282,8 @@ def player_for_api_token(session: Session, token: str) -> Player | None:
     now = utcnow()
     if row.last_used_at is None or row.last_used_at < now - LAST_USED_GRAIN:
         session.execute(update(ApiToken).where(
-            ApiToken.id == row.id,
-            or_(ApiToken.last_used_at.is_(None), ApiToken.last_used_at < now - LAST_USED_GRAIN),
+            col(ApiToken.id) == row.id,
+            or_(col(ApiToken.last_used_at).is_(None), col(ApiToken.last_used_at) < now - LAST_USED_GRAIN),
         ).values(last_used_at=now).execution_options(synchronize_session=False))
         session.commit()
     return player
@@ -309,7 +315,7 @@ def seated_by_api_token(session: Session, game_id: Any, token: str) -> tuple[Pla
 
 
 def tokens_of(session: Session, player: Player) -> list[ApiToken]:
-    return list(session.exec(select(ApiToken).where(ApiToken.player_id == player.id).order_by(ApiToken.id)))
+    return list(session.exec(select(ApiToken).where(ApiToken.player_id == player.id).order_by(col(ApiToken.id))))
 
 
 def revoke_api_token(session: Session, player: Player, token_id: Any) -> None:

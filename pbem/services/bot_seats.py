@@ -24,7 +24,7 @@ from pbem.services.errors import BadInput
 BOT_DOMAIN = "bots.pbem.invalid"
 
 
-def offered_levels(game: Rules | None = None) -> list[str]:
+def offered_levels(game: Rules[Any, Any] | None = None) -> list[str]:
     """The levels players may choose, weakest first ("random" is for
     measuring only): those ``game``'s bot offers, or every level."""
     return list(offered(game)) if game is not None else [name for name in LEVELS if name != "random"]
@@ -76,7 +76,7 @@ def level_of(player: Player) -> str:
     return player.email.split("@", 1)[0]
 
 
-def check_levels(levels: Iterable[Any], game: Rules) -> list[str]:
+def check_levels(levels: Iterable[Any], game: Rules[Any, Any]) -> list[str]:
     """The level names of the bots asked for ("" or None: the default) in
     a game of ``game``; ``BadInput`` naming the game's levels for one it
     does not offer."""

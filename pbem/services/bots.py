@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 
 from sqlalchemy import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.bots import choose
 from pbem.models import ACTIVE, Game, Player, Seat
@@ -31,11 +31,11 @@ log = logging.getLogger(__name__)
 def _due(session: Session) -> list[tuple[int, int]]:
     """(game id, bot player id) of the active games with a bot seated."""
     rows = session.exec(
-        select(Game.id, Player.id).join(Seat, Seat.game_id == Game.id).join(Player, Player.id == Seat.player_id)
+        select(Game.id, Player.id).join(Seat, col(Seat.game_id) == Game.id).join(Player, col(Player.id) == Seat.player_id)
         .where(Game.status == ACTIVE, Player.email.endswith("@" + BOT_DOMAIN))
-        .order_by(Game.id)
+        .order_by(col(Game.id))
     ).all()
-    return [(g, p) for g, p in rows]
+    return [(g, p) for g, p in rows if g is not None and p is not None]  # primary keys: never None
 
 
 def play_turn(session: Session, game_id: int, player: Player) -> bool:
@@ -69,6 +69,8 @@ def play_due(engine: Engine) -> int:
         for game_id, player_id in due:
             with Session(engine) as session:
                 player = session.get(Player, player_id)
+                if player is None:  # no such player: no seat to play from
+                    continue
                 try:
                     done_now += play_turn(session, game_id, player)
                 except ServiceError as error:  # the game moved on, or ended, meanwhile

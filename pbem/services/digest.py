@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 from sqlalchemy import Engine, or_, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import links
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
@@ -31,6 +31,7 @@ from pbem.services.errors import BadInput
 
 def preferences(session: Session, player: Player) -> Preferences:
     """The player's row (not yet added when they have none)."""
+    assert player.id is not None  # a stored player
     return session.get(Preferences, player.id) or Preferences(player_id=player.id)
 
 
@@ -101,20 +102,21 @@ def send_digests(engine: Engine, now: datetime | None = None) -> int:
     sent = 0
     with Session(engine, expire_on_commit=False) as session:
         due = list(session.exec(select(Preferences.player_id).where(
-            Preferences.digest.is_(True),
-            or_(Preferences.digest_sent_on.is_(None), Preferences.digest_sent_on != today))))
+            col(Preferences.digest).is_(True),
+            or_(col(Preferences.digest_sent_on).is_(None), col(Preferences.digest_sent_on) != today))))
     for player_id in due:
         with Session(engine, expire_on_commit=False) as session:
-            claimed = session.execute(
+            claimed = session.exec(
                 update(Preferences)
-                .where(Preferences.player_id == player_id, Preferences.digest.is_(True),
-                       or_(Preferences.digest_sent_on.is_(None), Preferences.digest_sent_on != today))
+                .where(col(Preferences.player_id) == player_id, col(Preferences.digest).is_(True),
+                       or_(col(Preferences.digest_sent_on).is_(None), col(Preferences.digest_sent_on) != today))
                 .values(digest_sent_on=today)
             )
             if claimed.rowcount != 1:
                 session.rollback()
                 continue
             player = session.get(Player, player_id)
+            assert player is not None  # the preferences' foreign key holds a player
             games = waiting(session, player)
             if games:
                 _queue(session, player, games, now)

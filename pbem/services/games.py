@@ -15,7 +15,7 @@ from pbem.i18n import gettext, lazy_gettext
 import random
 from typing import Any, Callable, Iterable
 
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from engine import chance
 from engine.errors import PbemError
@@ -141,6 +141,7 @@ def create_game(
     invited = [address for address in addresses[:human_count] if address != creator.email]
     refusals.check_accepts_mail(session, invited)
     invitations.check(session, creator, invited)
+    assert creator.id is not None  # a stored player
     game = Game(
         kind=kind.name,
         options=normalized,
@@ -153,6 +154,7 @@ def create_game(
     )
     session.add(game)
     session.flush()
+    assert game.id is not None  # flushed
     invitees = []
     for number, address in enumerate(addresses):
         if number >= human_count:
@@ -160,6 +162,7 @@ def create_game(
         else:
             player = creator if address == creator.email else player_for_email(session, address)
         is_creator = player.id == creator.id or number >= human_count  # a bot accepts at once
+        assert player.id is not None  # a stored player
         session.add(
             Seat(
                 game_id=game.id,
@@ -201,7 +204,7 @@ def _check_open_challenges(session: Session, creator: Player) -> None:
 SEED_OPTION = "seed"
 
 
-def _published_seed(kind: Any, options: dict) -> tuple[dict, str | None]:
+def _published_seed(kind: Any, options: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
     """The options without ``seed``, and the seed given (None: none, or empty);
     ``BadInput`` for a seed given to a game without chance or not 64 hex digits."""
     rest = {key: value for key, value in options.items() if str(key).strip().lower() != SEED_OPTION}
@@ -215,12 +218,12 @@ def _published_seed(kind: Any, options: dict) -> tuple[dict, str | None]:
     return rest, text
 
 
-def _puzzle_for(session: Session, kind: str, options: dict, seed: str, puzzle_id: int | None) -> Puzzle | None:
+def _puzzle_for(session: Session, kind: str, options: dict[str, Any], seed: str, puzzle_id: int | None) -> Puzzle | None:
     """The puzzle a game dealt from a published seed belongs to: the one
     named, else the oldest with the same game, options and seed, if any."""
     if puzzle_id is not None:
         return session.get(Puzzle, puzzle_id)
-    rows = session.exec(select(Puzzle).where(Puzzle.kind == kind, Puzzle.seed == seed).order_by(Puzzle.id))
+    rows = session.exec(select(Puzzle).where(Puzzle.kind == kind, Puzzle.seed == seed).order_by(col(Puzzle.id)))
     return next((p for p in rows if dict(p.options) == options), None)
 
 
@@ -274,6 +277,7 @@ def join(session: Session, game_id: Any, player: Player) -> Game:
     else:
         raise Conflict(gettext('game %(game_id)s changed while you were joining it; reload the lobby and try again', game_id=game_id))
     number = len(seats_of(session, game))  # the row is ours until commit: every other seat is in
+    assert game.id is not None and player.id is not None  # stored rows
     session.add(Seat(game_id=game.id, player_id=player.id, number=number, status=ACCEPTED, answered_at=utcnow()))
     session.flush()
     for _, other in seated_players(session, game):

@@ -56,4 +56,5 @@ def feed(session: Session, player: Player, now: datetime | None = None) -> bytes
                   f"{game.deadline:%Y-%m-%d %H:%M} UTC. Play it at {url}")
         event.add("url", url)
         calendar.add_component(event)
-    return calendar.to_ical()
+    data: bytes = calendar.to_ical()
+    return data

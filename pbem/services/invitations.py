@@ -26,7 +26,7 @@ from typing import Sequence
 
 from flask import current_app
 from sqlalchemy import and_, func, or_, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.models import ACCEPTED, Game, Player, Seat, utcnow
 from pbem.services.accounts import TooMany, mailbox
@@ -51,25 +51,25 @@ def _when(times: Sequence[datetime], over: int) -> str:
 
 def _sent_by(session: Session, inviter: Player, since: datetime) -> list[datetime]:
     return list(session.exec(
-        select(Seat.invited_at).join(Game, Game.id == Seat.game_id)
+        select(Seat.invited_at).join(Game, col(Game.id) == Seat.game_id)
         .where(Game.creator_id == inviter.id, Seat.player_id != inviter.id, Seat.invited_at >= since)
-        .order_by(Seat.invited_at)))
+        .order_by(col(Seat.invited_at))))
 
 
 def _received_by(session: Session, invitee: Player, since: datetime) -> list[datetime]:
     return list(session.exec(
-        select(Seat.invited_at).join(Game, Game.id == Seat.game_id)
+        select(Seat.invited_at).join(Game, col(Game.id) == Seat.game_id)
         .where(Seat.player_id == invitee.id, Game.creator_id != invitee.id, Seat.invited_at >= since)
-        .order_by(Seat.invited_at)))
+        .order_by(col(Seat.invited_at))))
 
 
 def _players_of(session: Session, box: str) -> list[Player]:
     """The players whose address is ``box`` or one of its sub-addresses."""
     local, _, domain = box.rpartition("@")
     found = session.exec(select(Player).where(or_(
-        Player.email == box,
-        and_(Player.email.startswith(local + "+", autoescape=True),
-             Player.email.endswith("@" + domain, autoescape=True)))))
+        col(Player.email) == box,
+        and_(col(Player.email).startswith(local + "+", autoescape=True),
+             col(Player.email).endswith("@" + domain, autoescape=True)))))
     return [player for player in found if mailbox(player.email) == box]
 
 
@@ -84,7 +84,7 @@ def _lock(session: Session, inviter: Player) -> None:
     (a write that changes nothing), so the counts below cannot change
     before this transaction commits."""
     if session.get_bind().dialect.name == "sqlite":
-        session.execute(update(Player).where(Player.id == inviter.id).values(email=Player.email)
+        session.execute(update(Player).where(col(Player.id) == inviter.id).values(email=Player.email)
                         .execution_options(synchronize_session=False))
 
 
@@ -100,9 +100,10 @@ def check(session: Session, inviter: Player, addresses: Sequence[str]) -> None:
     _lock(session, inviter)
     boxes = {address: mailbox(address) for address in addresses}
     families = {box: [p for p in _players_of(session, box) if p.id != inviter.id] for box in set(boxes.values())}
-    ids = sorted({inviter.id, *(p.id for family in families.values() for p in family)})
+    ids = sorted({player_id for player_id in (inviter.id, *(p.id for family in families.values() for p in family))
+                  if player_id is not None})  # stored players: never None
     if session.get_bind().dialect.name != "sqlite":
-        session.exec(select(Player.id).where(Player.id.in_(ids)).order_by(Player.id).with_for_update()).all()
+        session.exec(select(Player.id).where(col(Player.id).in_(ids)).order_by(col(Player.id)).with_for_update()).all()
 
     most = _limit("INVITATIONS_PER_DAY", INVITATIONS_PER_DAY)
     sent = _sent_by(session, inviter, since)

@@ -9,7 +9,7 @@ from pbem.i18n import gettext
 
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.models import INVITING, Game, Player
 from pbem.services.stored import games_of, seated_players, title_of
@@ -23,8 +23,8 @@ def open_challenges(session: Session, viewer: Player | None = None) -> list[dict
     """Every game waiting for players to take its open seats, oldest first:
     the game, who is in, how many seats are open, and whether ``viewer``
     may join (not already seated)."""
-    games = session.exec(select(Game).where(Game.status == INVITING, Game.open_seats > 0).order_by(Game.created_at,
-                                                                                                 Game.id))
+    games = session.exec(select(Game).where(Game.status == INVITING, Game.open_seats > 0).order_by(
+        col(Game.created_at), col(Game.id)))
     shown = []
     for game in games:
         seated = seated_players(session, game)

@@ -7,7 +7,8 @@ a position.  Called by the services inside their transaction."""
 
 from __future__ import annotations
 
-from typing import Any
+import enum
+from typing import Any, Final
 
 from sqlmodel import Session
 
@@ -52,12 +53,18 @@ def seed_lines(game: Game, session: Session | None = None) -> list[str]:
                         seed=game.seed, hash=game.seed_hash)]
 
 
-_UNREAD = object()
+class _Unread(enum.Enum):
+    """``send``'s seat when the caller has not read it."""
+
+    UNREAD = enum.auto()
+
+
+_UNREAD: Final = _Unread.UNREAD
 
 
 def send(session: Session, player: Player, game: Game, subject: str, lines: list[str], kind: str = "game",
-         after: list[str] | None = None, *, seat: Seat | None | object = _UNREAD,
-         refused: set[str] | None = None, pending: list | None = None) -> None:
+         after: list[str] | None = None, *, seat: Seat | None | _Unread = _UNREAD,
+         refused: set[str] | None = None, pending: list[Any] | None = None) -> None:
     """Queue a mail about ``game`` at its ply for ``player``.  With
     ``after``, the board goes between ``lines`` and ``after`` (drawn at send
     time for the player's seat); without, it follows all the words, as in
@@ -146,7 +153,8 @@ def position(session: Session, game: Game, headline: str, actor: Player | None =
         insert_rows(session, pending)  # the mail, in one INSERT
 
 
-def _position_words(session: Session, game: Game, pairs, seat: Seat, mover, mover_label: str,
+def _position_words(session: Session, game: Game, pairs: list[tuple[Seat, Player]], seat: Seat, mover: int | None,
+                    mover_label: str,
                     actor: Player | None) -> tuple[str, str, str, list[str]]:
     """The subject, the lead line, the kind and the words after the board
     of one recipient's mail about the position (in the language of the moment)."""
@@ -189,6 +197,7 @@ def _refused(session: Session, seated: Seated | None, addresses: list[str]) -> s
 
 
 def _prefers_digest(session: Session, player: Player) -> bool:
+    assert player.id is not None  # a stored player
     return prefers_digest(session, player.id)
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.db import PendingRow
-from pbem.models import OutboxMessage, utcnow
+from pbem.models import OutboxMessage, table_of, utcnow
 from pbem.services.refusals import refuses
 
 
@@ -52,12 +52,12 @@ def queue(
     the session, to INSERT them at once (``pbem.db.insert_rows``): then they
     are collected as the row's values (``PendingRow``), and None is
     returned."""
-    values = {"to_addr": to, "subject": subject, "body": body, "html": html, "game_id": game_id, "ply": ply,
+    values: dict[str, Any] = {"to_addr": to, "subject": subject, "body": body, "html": html, "game_id": game_id, "ply": ply,
               "kind": kind, "seat": seat, "after_board": after_board}
     dropped = refuses(session, to) if refused is None else bool(refusing_among(refused, to))
     if pending is not None:  # the row's values only: no model object is built (a turn's mail)
         if not dropped:
-            pending.append(PendingRow(OutboxMessage.__table__, new_row(values, utcnow())))
+            pending.append(PendingRow(table_of(OutboxMessage), new_row(values, utcnow())))
         return None
     message = OutboxMessage(**values)
     if not dropped:
@@ -77,4 +77,4 @@ def refusing_among(refused: set[str], to: str) -> bool:
 
 
 def recent(session: Session, limit: int = 100) -> list[OutboxMessage]:
-    return list(session.exec(select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)))
+    return list(session.exec(select(OutboxMessage).order_by(col(OutboxMessage.id).desc()).limit(limit)))

@@ -10,9 +10,9 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError
-from pbem.models import OPEN_STATUSES, Game, Player
+from pbem.models import OPEN_STATUSES, Game, Player, Turn
 from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, turns_of
-from notation.base import player_colour
+from notation.base import GameKind, player_colour
 from pbem.services import gamestate, par, results, seat_settings, sweep
 from pbem.clock import deadlines as time_control
 from pbem.services import visibility as views
@@ -26,7 +26,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None,
     saves reading its seats and players again."""
     kind = kind_of(game)
     mover = views.mover(game)
-    players = []
+    players: list[dict[str, Any]] = []
     you = None
     agreeing = gamestate.draw_offer_seats(game)
     public = par.seed_is_public(session, game)
@@ -54,6 +54,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None,
         place = results.place_of(groups, entry["seat"] - 1)
         entry["place"] = None if place is None else place[0]
     ended = game.status in ("finished", "abandoned", "cancelled")
+    your_result: str | None
     if you is not None and groups:
         your_result = results.result_words(groups, you - 1, len(players))
     else:
@@ -104,7 +105,7 @@ def detail(session: Session, game: Game, viewer: Player | None = None) -> dict[s
     return data
 
 
-def after_turn(session: Session, seated: Seated, viewer: Player, stored: list) -> dict[str, Any]:
+def after_turn(session: Session, seated: Seated, viewer: Player, stored: list[Turn]) -> dict[str, Any]:
     """What the API answers to a turn ``viewer`` just played: the game as
     ``detail`` shows it, from the rows the turn read (``seated``), except
     that ``turns`` lists only the turns this submission stored (the
@@ -170,7 +171,7 @@ def _time_control(game: Game) -> dict[str, Any] | None:
     return None if control is None else control.to_dict() | {"description": control.describe()}
 
 
-def turn_data(turn, kind, position: str, game: Game | None = None, seat: int | None = None) -> dict[str, Any]:
+def turn_data(turn: Turn, kind: GameKind, position: str, game: Game | None = None, seat: int | None = None) -> dict[str, Any]:
     """One played turn; ``position`` is the position after it as the viewer
     may see it (``views.turn_positions``); with ``game``, its texts as the
     viewer ``seat`` may read them (``views.turn_text``)."""

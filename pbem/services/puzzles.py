@@ -22,7 +22,7 @@ from typing import Any, Callable
 from flask import current_app, has_app_context
 from sqlalchemy import Engine, func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine import chance
 from engine.base import settle_from_seed
@@ -121,7 +121,7 @@ def load(session: Session, puzzle_id: Any) -> Puzzle:
     number = int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
     puzzle = session.get(Puzzle, number) if number else None
     if puzzle is None:
-        known = session.exec(select(Puzzle.id).order_by(Puzzle.id.desc())).first()
+        known = session.exec(select(Puzzle.id).order_by(col(Puzzle.id).desc())).first()
         hint = (f"the puzzles are numbered up to {known}; see the list of puzzles" if known
                 else "there are no puzzles yet; a new one is made every day")
         named = str(number) if number else shown(puzzle_id)
@@ -131,7 +131,7 @@ def load(session: Session, puzzle_id: Any) -> Puzzle:
 
 def listed(session: Session, limit: int = LISTED) -> list[Puzzle]:
     """The newest puzzles first."""
-    return list(session.exec(select(Puzzle).order_by(Puzzle.id.desc()).limit(limit)))
+    return list(session.exec(select(Puzzle).order_by(col(Puzzle.id).desc()).limit(limit)))
 
 
 def today(session: Session) -> list[Puzzle]:
@@ -154,11 +154,11 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
     finished first and sharing a rank.  Display names only, never addresses."""
     rows = session.exec(
         select(Game, Player)
-        .join(PublishedSeedGame, PublishedSeedGame.game_id == Game.id)
-        .join(Seat, Seat.game_id == Game.id)
-        .join(Player, Player.id == Seat.player_id)
+        .join(PublishedSeedGame, col(PublishedSeedGame.game_id) == Game.id)
+        .join(Seat, col(Seat.game_id) == Game.id)
+        .join(Player, col(Player.id) == Seat.player_id)
         .where(PublishedSeedGame.puzzle_id == puzzle.id, Game.status == FINISHED)
-        .order_by(Game.finished_at, Game.id)
+        .order_by(col(Game.finished_at), col(Game.id))
     )
     entries: list[dict[str, Any]] = []
     seen: set[int] = set()
@@ -166,6 +166,7 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
         score = completed_score(game)
         if score is None or player.id in seen:
             continue
+        assert player.id is not None  # a stored player
         seen.add(player.id)
         entries.append({"player": public_name(player), "score": score, "finished_at": game.finished_at,
                         "distance": distance(session, game, puzzle), "game": game.id,
@@ -195,9 +196,9 @@ def your_games(session: Session, puzzle: Puzzle, viewer: Player | None) -> list[
     if viewer is None:
         return []
     rows = session.exec(
-        select(Game).join(PublishedSeedGame, PublishedSeedGame.game_id == Game.id)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(PublishedSeedGame.puzzle_id == puzzle.id, Seat.player_id == viewer.id).order_by(Game.id))
+        select(Game).join(PublishedSeedGame, col(PublishedSeedGame.game_id) == Game.id)
+        .join(Seat, col(Seat.game_id) == Game.id)
+        .where(PublishedSeedGame.puzzle_id == puzzle.id, Seat.player_id == viewer.id).order_by(col(Game.id)))
     return [{"id": g.id, "status": g.status, "score": completed_score(g), "distance": distance(session, g, puzzle)}
             for g in rows]
 

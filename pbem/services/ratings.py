@@ -27,7 +27,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from pbem.services.glicko2 import Rating, update
 from pbem.models import FINISHED, Game, Player, Seat
@@ -48,10 +49,11 @@ def rated_games(session: Session, kind: str) -> list[tuple[Game, dict[int, int]]
     rows = session.exec(
         select(Game, Seat).where(Game.kind == kind, Game.status == FINISHED, Game.result != "*",
                                  Seat.game_id == Game.id)
-        .order_by(Game.finished_at, Game.id, Seat.number)
+        .order_by(col(Game.finished_at), col(Game.id), col(Seat.number))
     )
     games: dict[int, tuple[Game, dict[int, int]]] = {}
     for game, seat in rows:
+        assert game.id is not None  # a stored game
         games.setdefault(game.id, (game, {}))[1][seat.number] = seat.player_id
     return [entry for entry in games.values() if len(entry[1]) > 1 and entry[0].finished_at is not None]
 
@@ -70,18 +72,18 @@ def pairwise(game: Game, seats: dict[int, int]) -> list[tuple[int, int, float]]:
 
 
 #: engine -> kind -> (fingerprint of its finished games, ratings computed from them)
-_KEPT: "weakref.WeakKeyDictionary[Any, dict[str, tuple[tuple, dict[int, tuple[Rating, int]]]]]" = \
+_KEPT: "weakref.WeakKeyDictionary[Any, dict[str, tuple[tuple[str, ...], dict[int, tuple[Rating, int]]]]]" = \
     weakref.WeakKeyDictionary()
 _KEPT_LOCK = threading.Lock()
 
 
-def _fingerprint(session: Session, kind: str) -> tuple:
+def _fingerprint(session: Session, kind: str) -> tuple[str, ...]:
     """What changes whenever a game of ``kind`` finishes: one statement."""
-    row = session.exec(
-        select(func.count(Game.id), func.max(Game.id), func.sum(Game.id), func.min(Game.finished_at),
-               func.max(Game.finished_at))
-        .where(Game.kind == kind, Game.status == FINISHED)
-    ).one()
+    # five columns: sqlmodel's select() is typed for four at most, and makes this Select
+    statement: Select[*tuple[Any, ...]] = Select(
+        func.count(col(Game.id)), func.max(col(Game.id)), func.sum(col(Game.id)), func.min(col(Game.finished_at)),
+        func.max(col(Game.finished_at))).where(Game.kind == kind, Game.status == FINISHED)
+    row = session.exec(statement).one()
     return tuple(str(value) for value in row)
 
 
@@ -106,6 +108,7 @@ def compute(session: Session, kind: str) -> dict[int, tuple[Rating, int]]:
     by_period: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
     played: dict[int, int] = defaultdict(int)
     for game, seats in rated_games(session, kind):
+        assert game.finished_at is not None  # rated_games keeps the games with an end
         by_period[_period(game.finished_at)].extend(pairwise(game, seats))
         for player in seats.values():
             played[player] += 1
@@ -129,7 +132,7 @@ def player_ratings(session: Session, player: Player) -> list[dict[str, Any]]:
         select(Game.kind).where(Game.status == FINISHED, Seat.game_id == Game.id, Seat.player_id == player.id))))
     shown = []
     for kind in kinds:
-        found = ratings(session, kind).get(player.id)
+        found = ratings(session, kind).get(player.id) if player.id is not None else None
         if found is not None:
             rating, games = found
             shown.append({"kind": kind, "rating": round(rating.rating), "rd": round(rating.rd),

@@ -47,6 +47,7 @@ def record_of(session: Session, game: Game) -> records.Record:
         record.tags[records.CHANCE] = chance.ALGORITHM
         record.tags[records.SEED_HASH] = game.seed_hash
         if game.status not in OPEN_STATUSES or par.seed_is_public(session, game):  # published: a puzzle
+            assert game.seed is not None  # stored with seed_hash (gamestate's start)
             record.tags[records.SEED] = game.seed
     return record
 

@@ -21,7 +21,7 @@ from flask import current_app, has_app_context
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import links
 from pbem.models import OutboxMessage, utcnow
@@ -89,7 +89,7 @@ def mail_link(address: str) -> str | None:
 def refuses(session: Session, address: str) -> bool:
     """True when ``address`` refused all mail from this server."""
     keys = list(_keys(address))
-    return session.exec(select(func.count()).select_from(MailRefusal).where(MailRefusal.address.in_(keys))).one() > 0
+    return session.exec(select(func.count()).select_from(MailRefusal).where(col(MailRefusal.address).in_(keys))).one() > 0
 
 
 def refusing(session: Session, addresses: Iterable[str]) -> list[str]:
@@ -98,7 +98,7 @@ def refusing(session: Session, addresses: Iterable[str]) -> list[str]:
     if not keys:
         return []
     covering = sorted(set().union(*(_keys(k) for k in keys)))
-    found = set(session.exec(select(MailRefusal.address).where(MailRefusal.address.in_(covering))))
+    found = set(session.exec(select(MailRefusal.address).where(col(MailRefusal.address).in_(covering))))
     return [k for k in keys if _keys(k) & found]
 
 
@@ -123,13 +123,14 @@ def refuse(session: Session, address: str) -> None:
             pass
     domain = "@" + key.rpartition("@")[2]
     queued = session.exec(select(OutboxMessage.id, OutboxMessage.to_addr).where(
-        func.lower(OutboxMessage.to_addr).endswith(domain, autoescape=True), OutboxMessage.sent_at.is_(None),
-        OutboxMessage.failed_at.is_(None))).all()
+        func.lower(OutboxMessage.to_addr).endswith(domain, autoescape=True), col(OutboxMessage.sent_at).is_(None),
+        col(OutboxMessage.failed_at).is_(None))).all()
     ids = [row_id for row_id, to in queued if key in _keys(to)]  # the address and its sub-addresses
     if ids:
         session.execute(
             update(OutboxMessage)
-            .where(OutboxMessage.id.in_(ids), OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None))
+            .where(col(OutboxMessage.id).in_(ids), col(OutboxMessage.sent_at).is_(None),
+                   col(OutboxMessage.failed_at).is_(None))
             .values(failed_at=utcnow(), last_error=GIVEN_UP)
             .execution_options(synchronize_session=False)
         )
@@ -139,6 +140,6 @@ def refuse(session: Session, address: str) -> None:
 def accept_again(session: Session, address: str) -> None:
     """Remove the refusals covering ``address`` (its own, and that of the
     address without its ``+detail``): it gets mail again from now on; commits."""
-    for row in session.exec(select(MailRefusal).where(MailRefusal.address.in_(list(_keys(address))))):
+    for row in session.exec(select(MailRefusal).where(col(MailRefusal.address).in_(list(_keys(address))))):
         session.delete(row)
     session.commit()

@@ -105,6 +105,7 @@ def change(session: Session, game_id: Any, player: Player, name: Any, value: Any
     what is wrong with the name or value."""
     seated = load_seated(session, game_id, player)  # NotFound, Forbidden
     game, seat = seated.game, seated.seat_of(player)
+    assert seat is not None  # load_seated refuses a player with no seat (Forbidden)
     settings = {s.name: s for s in declared(game)}
     if not settings:
         raise BadInput(gettext('game %(id)s has no settings to change outside a turn', id=game.id))

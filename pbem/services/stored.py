@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import bindparam, exists, true
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from engine.base import ChanceEvent, settle_from_seed
 from engine.errors import shown
@@ -32,7 +33,7 @@ def title_of(game: Game) -> str:
 #: states parsed lately, by (kind, options, position); a state is kept only
 #: when it is hashable (every engine's states are frozen values), so one
 #: handed out twice can never be changed by whoever got it first
-_PARSED: dict[tuple, Any] = {}
+_PARSED: dict[tuple[Any, ...], Any] = {}
 _PARSED_KEPT = 256
 
 
@@ -57,7 +58,8 @@ def state_of(game: Game, position: str | None = None) -> Any:
         hash(state)  # a value (fields all hashable): safe to hand out again
     except TypeError:
         return state
-    if type(state).__eq__ is object.__eq__:
+    equality: object = type(state).__eq__
+    if equality is object.__eq__:
         return state  # hashed by identity: not known to be a value
     try:
         while len(_PARSED) >= _PARSED_KEPT:
@@ -118,12 +120,12 @@ def is_solitaire(session: Session, game: Game) -> bool:
 
 
 def seats_of(session: Session, game: Game) -> list[Seat]:
-    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(Seat.number)))
+    return list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.number))))
 
 
 def seated_players(session: Session, game: Game) -> list[tuple[Seat, Player]]:
     rows = session.exec(
-        select(Seat, Player).where(Seat.game_id == game.id, Seat.player_id == Player.id).order_by(Seat.number)
+        select(Seat, Player).where(Seat.game_id == game.id, Seat.player_id == Player.id).order_by(col(Seat.number))
     )
     return [(seat, player) for seat, player in rows]
 
@@ -187,19 +189,22 @@ class Seated:
 
 
 @functools.cache
-def _seated_statement(credential: Any = None):
+def _seated_statement(credential: Any = None) -> Select[*tuple[Any, ...]]:
     """``load_seated``'s statement, built once for each credential
     statement (its cache key too)."""
-    statement = (select(Game, Seat, Player, Preferences.digest,
-                        exists().where(MailRefusal.address == Player.email).label("refused"))
-                 .select_from(Game)
-                 .outerjoin(Seat, Seat.game_id == Game.id)
-                 .outerjoin(Player, Player.id == Seat.player_id)
-                 .outerjoin(Preferences, Preferences.player_id == Player.id))
+    # five columns: sqlmodel's select() is typed for four at most, and makes this Select
+    statement: Select[*tuple[Any, ...]] = (
+        Select(Game, Seat, Player, col(Preferences.digest),
+               exists().where(col(MailRefusal.address) == Player.email).label("refused"))
+        .select_from(Game)
+        .outerjoin(Seat, col(Seat.game_id) == Game.id)
+        .outerjoin(Player, col(Player.id) == Seat.player_id)
+        .outerjoin(Preferences, col(Preferences.player_id) == Player.id))
     if credential is not None:
         found = credential.subquery("credential")
-        statement = statement.add_columns(*found.c).outerjoin(found, true())
-    return statement.where(Game.id == bindparam("game_id")).order_by(Seat.number)
+        # add_columns is typed as SQLAlchemy's Select; it copies this one, of sqlmodel's class
+        statement = cast("Select[*tuple[Any, ...]]", statement.add_columns(*found.c).outerjoin(found, true()))
+    return statement.where(col(Game.id) == bindparam("game_id")).order_by(col(Seat.number))
 
 
 def load_seated(session: Session, game_id: Any, player: Player | None = None,
@@ -233,7 +238,7 @@ def load_seated(session: Session, game_id: Any, player: Player | None = None,
 
 
 def turns_of(session: Session, game: Game) -> list[Turn]:
-    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.ply)))
+    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.ply))))
 
 
 def to_move(game: Game) -> int | None:
@@ -246,6 +251,6 @@ def to_move(game: Game) -> int | None:
 
 def games_of(session: Session, player: Player) -> list[tuple[Game, Seat]]:
     rows = session.exec(
-        select(Game, Seat).where(Seat.game_id == Game.id, Seat.player_id == player.id).order_by(Game.id.desc())
+        select(Game, Seat).where(Seat.game_id == Game.id, Seat.player_id == player.id).order_by(col(Game.id).desc())
     )
     return [(game, seat) for game, seat in rows]

@@ -42,7 +42,7 @@ STORED = (
 _FIELD = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 
 
-def _pattern(english: str) -> re.Pattern | None:
+def _pattern(english: str) -> re.Pattern[str] | None:
     """The message as a regular expression whose groups are its fields."""
     parts, last, names = [], 0, []
     for match in _FIELD.finditer(english):
@@ -58,12 +58,12 @@ def _pattern(english: str) -> re.Pattern | None:
 
 
 @functools.cache
-def _messages(language: str) -> tuple[dict[str, str], tuple[tuple[re.Pattern, str], ...]]:
+def _messages(language: str) -> tuple[dict[str, str], tuple[tuple[re.Pattern[str], str], ...]]:
     """The catalogues' messages in ``language``: the constant ones by their
     English, and those with fields as patterns (the longest first, so the
     most literal reading wins)."""
     constant: dict[str, str] = {}
-    patterns: list[tuple[int, re.Pattern, str]] = []
+    patterns: list[tuple[int, re.Pattern[str], str]] = []
     for source in sources():
         for message in read(source, language):
             if not message.id or not message.string or isinstance(message.id, (tuple, list)) or message.fuzzy:

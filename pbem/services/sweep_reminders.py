@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam
-from sqlmodel import Session, select
+from sqlalchemy import BindParameter, Connection, Engine, bindparam
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from pbem.services import bulk
-from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, utcnow
+from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, table_of, utcnow
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
 from pbem.services.stored import kind_of, state_of, title_of
 from pbem.services import gamestate, notify, outbox
@@ -117,8 +118,8 @@ def remind_many(bind: Engine | Connection, game_ids: list[int], now: datetime) -
             done = [p for p in plans if p.game_id in claimed]
             reminders = [row for p in done for row in p.reminders]
             mails = [p.mail for p in done if p.mail is not None]
-            bulk.insert_many(session.connection(), ReminderSent.__table__, reminders)
-            bulk.insert_many(session.connection(), OutboxMessage.__table__, mails)
+            bulk.insert_many(session.connection(), table_of(ReminderSent), reminders)
+            bulk.insert_many(session.connection(), table_of(OutboxMessage), mails)
             session.commit()
         except Exception:  # noqa: BLE001 - nothing of the chunk was written; one game at a time instead
             log.warning("deadline sweep: a chunk of %d reminders failed; one game at a time instead",
@@ -133,16 +134,18 @@ def _statements() -> dict[str, Any]:
     """``_plan``'s SELECTs, built once: the chunk's ids are one expanding
     parameter (``ids``), so a chunk costs no new statement objects (building
     an ``IN`` of a list coerces each of its values, a tenth of a sweep)."""
-    ids = bindparam("ids", expanding=True)
+    ids: BindParameter[int] = bindparam("ids", expanding=True)
     return {
-        "games": select(Game).where(Game.id.in_(ids), Game.next_check_at <= bindparam("now"),
-                                    Game.status == ACTIVE).order_by(Game.next_check_at, Game.id),
-        "seats": select(Seat.game_id, Seat.number, Seat.player_id, Player.email, Preferences.reminder_hours,
-                        Player.language)
-        .join(Player, Player.id == Seat.player_id)
-        .outerjoin(Preferences, Preferences.player_id == Seat.player_id)
-        .where(Seat.game_id.in_(ids)),
-        "sent": select(ReminderSent.game_id, ReminderSent.ply, ReminderSent.hours).where(ReminderSent.game_id.in_(ids)),
+        "games": select(Game).where(col(Game.id).in_(ids), Game.next_check_at <= bindparam("now"),
+                                    Game.status == ACTIVE).order_by(col(Game.next_check_at), col(Game.id)),
+        # six columns: sqlmodel's select() is typed for four at most, and makes this Select
+        "seats": Select(col(Seat.game_id), col(Seat.number), col(Seat.player_id), col(Player.email),
+                        col(Preferences.reminder_hours), col(Player.language))
+        .join(Player, col(Player.id) == Seat.player_id)
+        .outerjoin(Preferences, col(Preferences.player_id) == Seat.player_id)
+        .where(col(Seat.game_id).in_(ids)),
+        "sent": select(ReminderSent.game_id, ReminderSent.ply, ReminderSent.hours).where(
+            col(ReminderSent.game_id).in_(ids)),
     }
 
 
@@ -208,6 +211,8 @@ def _plan_one(game: Game, state: Any, seat: tuple[int, int, str, str | None, str
     it for a game whose deadline has not passed."""
     number, player_id, email, hours_text, language = seat
     deadline = game.deadline
+    # ``_plan`` hands over only games it read with a deadline and a check due (their ids set)
+    assert deadline is not None and game.id is not None and game.next_check_at is not None
     start = game.turn_started_at or game.started_at or now
     hours = parse_hours(hours_text if hours_text is not None else DEFAULT_REMINDER_HOURS)
     due = [h for h in hours if h not in sent and start < deadline - timedelta(hours=h) <= now]

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, has_app_context
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import links
 from pbem.db import rolls_back
@@ -103,6 +103,7 @@ def take(session: Session, player: Player, days: Any, now: datetime | None = Non
             going.ends_at = now + timedelta(days=days)
             session.add(going)
         else:
+            assert player.id is not None  # a stored player
             session.add(Vacation(player_id=player.id, starts_at=now, ends_at=now + timedelta(days=days),
                                  created_at=now))
     session.flush()
@@ -113,7 +114,8 @@ def take(session: Session, player: Player, days: Any, now: datetime | None = Non
 
 
 def _reschedule(session: Session, player: Player) -> None:
-    games = session.exec(select(Game).where(Game.status == ACTIVE, Game.deadline.is_not(None), Seat.game_id == Game.id,
+    games = session.exec(select(Game).where(Game.status == ACTIVE, col(Game.deadline).is_not(None),
+                                            Seat.game_id == Game.id,
                                             Seat.player_id == player.id))
     for game in list(games):
         seat = time_control.mover_seat(session, game)

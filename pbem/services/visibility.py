@@ -298,7 +298,11 @@ def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> st
     listed: list[str] = []
     if seat is not None and state is not None and kind.rules.to_move(state) == seat:
         listed, _more = kind.notation.first_legal_texts(state, 1)
-    return listed[0] if listed else kind.notation.example_turn()
+    if listed:
+        return listed[0]
+    example = kind.notation.example_turn()
+    assert example is not None  # its default ("...") when the notation has no example
+    return example
 
 
 def turn_positions(session: Session, game: Game, seat: int | None, turns: list[Turn]) -> dict[int, str]:

@@ -18,7 +18,8 @@ from typing import Any
 from flask import current_app, g
 from flask import session as cookie_session
 from sqlalchemy import bindparam, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from pbem.db import get_session
 from pbem.models import Player, utcnow
@@ -40,6 +41,7 @@ def _digest(secret: str) -> str:
 def start(session: Session, player: Player) -> str:
     """A new session for ``player``; returns the id to keep in the cookie; commits."""
     secret = secrets.token_urlsafe(32)
+    assert player.id is not None  # a stored player
     session.add(WebSession(digest=_digest(secret), player_id=player.id))
     session.commit()
     return secret
@@ -50,7 +52,7 @@ def _lifetime() -> timedelta:
 
 
 @functools.cache
-def _session_statement():
+def _session_statement() -> Select[WebSession, Player]:
     """``player_for``'s statement, built once (its cache key too)."""
     return select(WebSession, Player).where(WebSession.digest == bindparam("digest"), WebSession.player_id == Player.id)
 
@@ -67,7 +69,7 @@ def player_for(session: Session, secret: object) -> Player | None:
     if row.revoked_at is not None or row.last_seen_at < now - _lifetime():
         return None
     if row.last_seen_at < now - SEEN_EVERY:
-        session.execute(update(WebSession).where(WebSession.id == row.id).values(last_seen_at=now))
+        session.execute(update(WebSession).where(col(WebSession.id) == row.id).values(last_seen_at=now))
         session.commit()
     return player
 
@@ -110,16 +112,16 @@ def read_with_game(game_id: Any) -> None:
 def end(session: Session, secret: object) -> None:
     """Revoke the session with id ``secret`` (if any); commits."""
     if isinstance(secret, str) and secret:
-        session.execute(update(WebSession).where(WebSession.digest == _digest(secret),
-                                                 WebSession.revoked_at.is_(None)).values(revoked_at=utcnow()))
+        session.execute(update(WebSession).where(col(WebSession.digest) == _digest(secret),
+                                                 col(WebSession.revoked_at).is_(None)).values(revoked_at=utcnow()))
         session.commit()
 
 
 def end_all(session: Session, player: Player) -> int:
     """Revoke every live session of ``player`` and cancel their unused
     sign-in links; the number of sessions ended; commits."""
-    ended = session.execute(update(WebSession).where(WebSession.player_id == player.id,
-                                                     WebSession.revoked_at.is_(None)).values(revoked_at=utcnow()))
+    ended = session.exec(update(WebSession).where(col(WebSession.player_id) == player.id,
+                                                  col(WebSession.revoked_at).is_(None)).values(revoked_at=utcnow()))
     cancel_sign_in_links(session, player)
     session.commit()
     return ended.rowcount
@@ -130,4 +132,5 @@ def current_player() -> Player | None:
     the pages and, on GET, the API alike)."""
     if "player" not in g:
         g.player = player_for(get_session(), cookie_session.get(COOKIE_KEY))
-    return g.player
+    player: Player | None = g.player
+    return player
