@@ -5,8 +5,10 @@ token (Flask-WTF); Jinja escapes everything."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Flask, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -95,24 +97,24 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["shown"] = _shown_in_language
 
     @app.context_processor
-    def _globals():
+    def _globals() -> dict[str, Any]:
         return {"me": auth.current_player(), "dev_mailbox": "devmail" in app.blueprints and dev_mailbox_enabled(app)}
 
     def wants_json() -> bool:
         return request.path.startswith("/api/")
 
     @app.errorhandler(ServiceError)
-    def _service_error(error: ServiceError):
+    def _service_error(error: ServiceError) -> ResponseReturnValue:
         return render_template("error.html", status=error.status, message=error.message), error.status
 
     @app.errorhandler(CSRFError)
-    def _csrf_error(error: CSRFError):
+    def _csrf_error(error: CSRFError) -> ResponseReturnValue:
         message = gettext("the form could not be accepted (%(reason)s); reload the page and try again",
                           reason=gettext(error.description))
         return render_template("error.html", status=400, message=message), 400
 
     @app.errorhandler(RequestEntityTooLarge)
-    def _too_large(error: RequestEntityTooLarge):
+    def _too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
         from pbem.limits import too_large
 
         if wants_json():
@@ -120,7 +122,8 @@ def init_app(app: Flask) -> None:
         return render_template("error.html", status=413, message=too_large()), 413
 
     @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException):
+    def _http_error(error: HTTPException) -> ResponseReturnValue:
         if wants_json():
             return error_response(error.description or error.name, error.code or 500)
-        return render_template("error.html", status=error.code, message=http_message(error)), error.code
+        page = render_template("error.html", status=error.code, message=http_message(error))
+        return page if error.code is None else (page, error.code)  # Flask answers a None status with 200

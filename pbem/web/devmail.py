@@ -6,6 +6,7 @@ because of the address served on; it then logs ``WARNING``."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
+from flask.typing import ResponseReturnValue
 
 from pbem.config import dev_mailbox_enabled
 from pbem.db import get_session
@@ -20,7 +21,7 @@ WARNING = ("WARNING: debug mode is on: /dev/mail shows every sign-in link, so an
 
 
 @bp.get("/mail")
-def mailbox():
+def mailbox() -> ResponseReturnValue:
     if not dev_mailbox_enabled(current_app):  # debug turned off after start-up (pbem serve --no-debug)
         abort(404)
     return render_template("dev_mail.html", messages=outbox.recent(get_session(), 200))

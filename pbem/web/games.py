@@ -6,23 +6,27 @@ from __future__ import annotations
 from pbem.i18n import gettext, lazy_gettext
 
 import re
+from typing import Any
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlmodel import Session
 
 from engine.errors import PbemError
 from notation import registry
+from notation.base import GameKind
 from notation.drawing import render as diagrams
 from pbem.services import present
 from pbem.services import records
 from pbem.db import get_session
-from pbem.models import ACTIVE
+from pbem.models import ACTIVE, Game
 from pbem.services.stored import game_for_player, games_of, kind_of
 from pbem.services import games, guides, puzzles, seat_settings, sweep, turns
 from pbem.services import visibility as views
 from pbem.services.bot_seats import fewer_levels, offered_levels as bot_levels
 from pbem.services.errors import ServiceError
 from pbem.services.turns import MAX_TURN, too_long
-from pbem.web.auth import current_player, reads_game_with_player, sign_in_required
+from pbem.web.auth import current_player, reads_game_with_player, sign_in_required, signed_in_player
 from pbem.web.schedule import time_control_args, time_control_form
 
 bp = Blueprint("games", __name__)
@@ -30,7 +34,7 @@ _WHOLE = re.compile(r"[0-9]{1,9}")
 
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     player = current_player()
     if player is None:
         return render_template("welcome.html", kinds=guides.overview())
@@ -40,14 +44,14 @@ def home():
     return render_template("home.html", games=mine, today=today, kinds=guides.overview())
 
 
-def _kinds() -> list:
+def _kinds() -> list[GameKind]:
     return [registry.get(name) for name in registry.names()]
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 @sign_in_required
-def new_game():
-    player = current_player()
+def new_game() -> ResponseReturnValue:
+    player = signed_in_player()
     asked = request.args.get("kind", "")
     form = {"kind": asked if asked in registry.names() else
             ("logger" if "logger" in registry.names() else registry.names()[0]),
@@ -105,14 +109,15 @@ def _shown_ply(game_ply: int) -> int:
     return game_ply
 
 
-def _viewed_position(session, game, seat: int, ply: int) -> str:
+def _viewed_position(session: Session, game: Game, seat: int, ply: int) -> str:
     """The position string after ``ply`` turns as ``seat`` may see it ("" before the start)."""
     sight = views.at(session, game, seat, ply) if game.position is not None else None
     return sight.position if sight is not None else ""
 
 
-def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview=None, status: int = 200):
-    player = current_player()
+def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, preview: turns.Preview | None = None,
+               status: int = 200) -> ResponseReturnValue:
+    player = signed_in_player()
     session = get_session()
     game, seat = game_for_player(session, game_id, player)
     data = present.detail(session, game, player)
@@ -134,7 +139,7 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
                            clicking=views.click_board(game, seat.number) if shown == game.ply else None), status
 
 
-def _played_note(turn_list: list[dict], seat: int) -> list[str]:
+def _played_note(turn_list: list[dict[str, Any]], seat: int) -> list[str]:
     """"You played ..." on the page a turn played on the web redirects to
     (``?played=N``), when turn N is the viewer's: its text as they may read
     it (with their own settings)."""
@@ -146,8 +151,8 @@ def _played_note(turn_list: list[dict], seat: int) -> list[str]:
             for turn in turn_list if turn["ply"] == ply and turn["seat"] == seat + 1]
 
 
-def _rounds(turn_list: list[dict]) -> list[list[dict]]:
-    rounds: list[list[dict]] = []
+def _rounds(turn_list: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    rounds: list[list[dict[str, Any]]] = []
     last = None
     for turn in turn_list:
         if not rounds or (last is not None and turn["seat"] <= last):
@@ -159,15 +164,15 @@ def _rounds(turn_list: list[dict]) -> list[list[dict]]:
 
 @bp.get("/games/<game_id>")
 @sign_in_required
-def show(game_id: str):
+def show(game_id: str) -> ResponseReturnValue:
     return _game_page(game_id)
 
 
 @bp.post("/games/<game_id>/turn")
 @reads_game_with_player
 @sign_in_required
-def play(game_id: str):
-    player = current_player()
+def play(game_id: str) -> ResponseReturnValue:
+    player = signed_in_player()
     text = request.form.get("turn", "")
     ply_text = request.form.get("ply", "")
     if len(text) > MAX_TURN:
@@ -208,26 +213,26 @@ RESIGN_UNCONFIRMED = ("Nothing was changed: resigning ends the game and cannot b
 
 @bp.get("/games/<game_id>/resign")
 @sign_in_required
-def confirm_resign(game_id: str):
+def confirm_resign(game_id: str) -> ResponseReturnValue:
     """Ask before resigning: a page whose form posts the confirmation."""
     return _resign_page(game_id)
 
 
-def _resign_page(game_id: str, *, error: str | None = None, status: int = 200):
-    game, _ = game_for_player(get_session(), game_id, current_player())
+def _resign_page(game_id: str, *, error: str | None = None, status: int = 200) -> ResponseReturnValue:
+    game, _ = game_for_player(get_session(), game_id, signed_in_player())
     if game.status != ACTIVE:
         return _game_page(game_id, error=f"game {game.id} is {game.status}, so you cannot resign", status=409)
-    return render_template("resign.html", game=present.summary(get_session(), game, current_player()),
+    return render_template("resign.html", game=present.summary(get_session(), game, signed_in_player()),
                            error=error), status
 
 
 @bp.post("/games/<game_id>/settings")
 @sign_in_required
-def change_setting(game_id: str):
+def change_setting(game_id: str) -> ResponseReturnValue:
     """A setting the player may change at any time (``seat_settings``),
     from the small form on the game page."""
     try:
-        changed = seat_settings.change(get_session(), game_id, current_player(), request.form.get("name", ""),
+        changed = seat_settings.change(get_session(), game_id, signed_in_player(), request.form.get("name", ""),
                                        request.form.get("value", ""))
     except ServiceError as failure:
         if failure.status in (403, 404):
@@ -243,14 +248,14 @@ def change_setting(game_id: str):
 
 @bp.post("/games/<game_id>/<action>")
 @sign_in_required
-def lifecycle(game_id: str, action: str):
+def lifecycle(game_id: str, action: str) -> ResponseReturnValue:
     if action not in _ACTIONS:
         abort(404)
     if action == "resign" and request.form.get("confirm") != "yes":
         return _resign_page(game_id, error=RESIGN_UNCONFIRMED, status=400)
     service, message = _ACTIONS[action]
     try:
-        game = service(get_session(), game_id, current_player())
+        game = service(get_session(), game_id, signed_in_player())
     except ServiceError as failure:
         if failure.status in (403, 404):
             raise
@@ -261,9 +266,9 @@ def lifecycle(game_id: str, action: str):
 
 @bp.get("/games/<game_id>/record.<fmt>")
 @sign_in_required
-def record(game_id: str, fmt: str):
+def record(game_id: str, fmt: str) -> ResponseReturnValue:
     session = get_session()
-    game, seat = game_for_player(session, game_id, current_player())
+    game, seat = game_for_player(session, game_id, signed_in_player())
     if fmt not in ("pgn", "json") or game.position is None:
         abort(404)
     body = (views.record_json if fmt == "json" else views.record_text)(session, game, seat.number)
@@ -274,10 +279,10 @@ def record(game_id: str, fmt: str):
 
 @bp.get("/games/<game_id>/board/<int:ply>.<fmt>")
 @sign_in_required
-def board(game_id: str, ply: int, fmt: str):
+def board(game_id: str, ply: int, fmt: str) -> ResponseReturnValue:
     session = get_session()
     # the viewer is the signed-in player: the URL names no seat, so nobody fetches another seat's view
-    game, seat = game_for_player(session, game_id, current_player())
+    game, seat = game_for_player(session, game_id, signed_in_player())
     if fmt not in diagrams.FORMATS or game.position is None or not 0 <= ply <= game.ply:
         abort(404)
     sight = views.at(session, game, seat.number, ply)
@@ -295,12 +300,12 @@ def board(game_id: str, ply: int, fmt: str):
 
 @bp.get("/games/<game_id>/report/<int:ply>.txt")
 @sign_in_required
-def report(game_id: str, ply: int):
+def report(game_id: str, ply: int) -> ResponseReturnValue:
     """The game's report of turn ``ply`` as plain text (empty for the start
     or a game without reports): what the page's history stepping shows
     under the board of the turn stepped to."""
     session = get_session()
-    game, seat = game_for_player(session, game_id, current_player())
+    game, seat = game_for_player(session, game_id, signed_in_player())
     if game.position is None or not 0 <= ply <= game.ply:
         abort(404)
     response = Response(views.turn_report(session, game, seat.number, ply), mimetype="text/plain")
@@ -310,11 +315,11 @@ def report(game_id: str, ply: int):
 
 @bp.get("/games/<game_id>/preview.svg")
 @sign_in_required
-def preview_board(game_id: str):
+def preview_board(game_id: str) -> ResponseReturnValue:
     """The board after ``?turn=...`` as the signed-in player would play it
     now, the squares it changes outlined (play by clicking shows it); 400
     with the reason as text when the turn cannot be played."""
-    player = current_player()
+    player = signed_in_player()
     session = get_session()
     game, seat = game_for_player(session, game_id, player)
     text = request.args.get("turn", "")

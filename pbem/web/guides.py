@@ -5,6 +5,7 @@ our rulings, the notation with examples and pictures
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
 from engine.errors import PbemError
@@ -14,12 +15,12 @@ bp = Blueprint("guides", __name__)
 
 
 @bp.get("/rules")
-def index():
+def index() -> ResponseReturnValue:
     return render_template("guides.html", kinds=guides.overview())
 
 
 @bp.get("/rules/<kind>")
-def show(kind: str):
+def show(kind: str) -> ResponseReturnValue:
     try:
         locale = get_locale()
         shown = guides.guide(kind, locale.language if locale else None)
@@ -29,7 +30,7 @@ def show(kind: str):
 
 
 @bp.get("/rules/<kind>/picture.svg")
-def picture(kind: str):
+def picture(kind: str) -> ResponseReturnValue:
     try:
         body = guides.picture(kind)
     except PbemError:

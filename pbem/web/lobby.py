@@ -7,30 +7,31 @@ from __future__ import annotations
 from pbem.i18n import gettext
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
 from pbem.services import bot_seats, games, lobby
 from pbem.services.errors import ServiceError
-from pbem.web.auth import current_player, sign_in_required
+from pbem.web.auth import sign_in_required, signed_in_player
 
 bp = Blueprint("lobby", __name__)
 
 
 @bp.get("/lobby")
 @sign_in_required
-def index(error: str | None = None, status: int = 200):
-    challenges = lobby.open_challenges(get_session(), current_player())
+def index(error: str | None = None, status: int = 200) -> ResponseReturnValue:
+    challenges = lobby.open_challenges(get_session(), signed_in_player())
     return render_template("lobby.html", challenges=challenges, error=error,
                            computer=bot_seats.opponent_games(), levels=bot_seats.offered_levels()), status
 
 
 @bp.post("/lobby/computer")
 @sign_in_required
-def play_computer():
+def play_computer() -> ResponseReturnValue:
     """A game of the chosen kind against the computer at the chosen level
     ("": the game's default), the player first, no clock; the lobby again,
     with the reason, when it cannot be made."""
-    player = current_player()
+    player = signed_in_player()
     kind, level = request.form.get("kind", ""), request.form.get("level", "").strip()
     try:
         game = games.create_game(get_session(), player, kind, [player.email], bots=[level])
@@ -42,9 +43,9 @@ def play_computer():
 
 @bp.post("/games/<game_id>/join")
 @sign_in_required
-def join(game_id: str):
+def join(game_id: str) -> ResponseReturnValue:
     try:
-        game = games.join(get_session(), game_id, current_player())
+        game = games.join(get_session(), game_id, signed_in_player())
     except ServiceError as failure:
         if failure.status == 404:
             raise
@@ -56,5 +57,5 @@ def join(game_id: str):
 
 @bp.get("/players/<player_id>")
 @sign_in_required
-def player(player_id: str):
-    return render_template("player.html", player=lobby.player_page(get_session(), player_id, current_player()))
+def player(player_id: str) -> ResponseReturnValue:
+    return render_template("player.html", player=lobby.player_page(get_session(), player_id, signed_in_player()))

@@ -6,41 +6,42 @@ from __future__ import annotations
 from pbem.i18n import gettext
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
 from pbem.services import puzzles
 from pbem.services.errors import ServiceError
-from pbem.web.auth import current_player, sign_in_required
+from pbem.web.auth import sign_in_required, signed_in_player
 
 bp = Blueprint("puzzles", __name__)
 
 
 @bp.get("/puzzles")
 @sign_in_required
-def index():
+def index() -> ResponseReturnValue:
     session = get_session()
     return render_template("puzzles.html", today=[puzzles.summary(p) for p in puzzles.today(session)],
                            puzzles=[puzzles.summary(p) for p in puzzles.listed(session)])
 
 
-def _page(puzzle_id: str, error: str | None = None, status: int = 200):
+def _page(puzzle_id: str, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     session = get_session()
     puzzle = puzzles.load(session, puzzle_id)
-    return render_template("puzzle.html", puzzle=puzzles.detail(session, puzzle, current_player()),
+    return render_template("puzzle.html", puzzle=puzzles.detail(session, puzzle, signed_in_player()),
                            error=error), status
 
 
 @bp.get("/puzzles/<puzzle_id>")
 @sign_in_required
-def show(puzzle_id: str):
+def show(puzzle_id: str) -> ResponseReturnValue:
     return _page(puzzle_id)
 
 
 @bp.post("/puzzles/<puzzle_id>/games")
 @sign_in_required
-def play(puzzle_id: str):
+def play(puzzle_id: str) -> ResponseReturnValue:
     try:
-        game = puzzles.start_game(get_session(), current_player(), puzzle_id)
+        game = puzzles.start_game(get_session(), signed_in_player(), puzzle_id)
     except ServiceError as failure:
         if failure.status in (403, 404):
             raise

@@ -11,27 +11,28 @@ from __future__ import annotations
 from pbem.i18n import gettext
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
 from pbem.services import refusals
 from pbem.services.errors import BadInput
-from pbem.web.auth import current_player, sign_in_required
+from pbem.web.auth import sign_in_required, signed_in_player
 
 bp = Blueprint("refusal", __name__)
 
 
-def _page(token: str, address: str, done: str | None = None, status: int = 200):
+def _page(token: str, address: str, done: str | None = None, status: int = 200) -> ResponseReturnValue:
     refused = refusals.refuses(get_session(), address)
     return render_template("refuse_mail.html", token=token, address=address, refused=refused, done=done), status
 
 
 @bp.get("/mail/refuse/<token>")
-def page(token: str):
+def page(token: str) -> ResponseReturnValue:
     return _page(token, refusals.address_from_token(token))
 
 
 @bp.post("/mail/refuse/<token>")
-def answer(token: str):
+def answer(token: str) -> ResponseReturnValue:
     address = refusals.address_from_token(token)
     action = request.form.get("action") or ("refuse" if request.form.get("List-Unsubscribe") == "One-Click" else "")
     if action == "refuse":
@@ -45,6 +46,6 @@ def answer(token: str):
 
 @bp.get("/settings/mail")
 @sign_in_required
-def mine():
+def mine() -> ResponseReturnValue:
     """The signed-in player's own refusal page."""
-    return redirect(url_for("refusal.page", token=refusals.token_for(current_player().email)))
+    return redirect(url_for("refusal.page", token=refusals.token_for(signed_in_player().email)))

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from pbem.services import ical
 from pbem.db import get_session
@@ -15,29 +16,29 @@ from pbem.services import accounts, digest, vacations
 from pbem.services.schedule import schedule_data
 from pbem.clock.deadlines import check_bank_cap
 from pbem.services.errors import ServiceError
-from pbem.web.auth import current_player, sign_in_required
+from pbem.web.auth import sign_in_required, signed_in_player
 
 bp = Blueprint("schedule", __name__)
 
 
-def _page(error: str | None = None, status: int = 200, form: dict | None = None):
-    data = schedule_data(get_session(), current_player())
+def _page(error: str | None = None, status: int = 200, form: dict[str, Any] | None = None) -> ResponseReturnValue:
+    data = schedule_data(get_session(), signed_in_player())
     form = form or {"reminders": ",".join(map(str, data["reminder_hours"]))}
     return render_template("settings.html", data=data, form=form, error=error), status
 
 
 @bp.get("/settings")
 @sign_in_required
-def settings():
+def settings() -> ResponseReturnValue:
     return _page()
 
 
 @bp.post("/settings")
 @sign_in_required
-def save():
+def save() -> ResponseReturnValue:
     reminders = request.form.get("reminders", "")
     try:
-        digest.set_preferences(get_session(), current_player(), reminder_hours=reminders,
+        digest.set_preferences(get_session(), signed_in_player(), reminder_hours=reminders,
                                digest=request.form.get("digest") == "on")
     except ServiceError as failure:
         return _page(failure.message, failure.status, {"reminders": reminders})
@@ -47,17 +48,17 @@ def save():
 
 @bp.post("/settings/language")
 @sign_in_required
-def language():
-    accounts.set_language(get_session(), current_player(), request.form.get("language", ""))
+def language() -> ResponseReturnValue:
+    accounts.set_language(get_session(), signed_in_player(), request.form.get("language", ""))
     flash(gettext("Language saved."))
     return redirect(url_for("schedule.settings"))
 
 
 @bp.post("/settings/vacation")
 @sign_in_required
-def vacation():
+def vacation() -> ResponseReturnValue:
     try:
-        done = vacations.take(get_session(), current_player(), request.form.get("days", "").strip())
+        done = vacations.take(get_session(), signed_in_player(), request.form.get("days", "").strip())
     except ServiceError as failure:
         return _page(failure.message, failure.status)
     if done.current:
@@ -70,14 +71,14 @@ def vacation():
 
 @bp.post("/settings/calendar")
 @sign_in_required
-def new_calendar_token():
-    ical.token_for(get_session(), current_player(), reset=True)
+def new_calendar_token() -> ResponseReturnValue:
+    ical.token_for(get_session(), signed_in_player(), reset=True)
     flash(gettext("Your calendar has a new address; the old one no longer works."))
     return redirect(url_for("schedule.settings"))
 
 
 @bp.get("/calendar/<token>.ics")
-def calendar(token: str):
+def calendar(token: str) -> ResponseReturnValue:
     session = get_session()
     player = ical.player_for_token(session, token)
     if player is None:

@@ -6,19 +6,20 @@ from __future__ import annotations
 from pbem.i18n import gettext
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
 from pbem.services import accounts
 from pbem.services.errors import ServiceError
-from pbem.web.auth import current_player, sign_in_required
+from pbem.web.auth import sign_in_required, signed_in_player
 
 bp = Blueprint("tokens", __name__)
 
 
 @bp.route("/tokens", methods=["GET", "POST"])
 @sign_in_required
-def tokens():
-    player = current_player()
+def tokens() -> ResponseReturnValue:
+    player = signed_in_player()
     session = get_session()
     new_token, error = None, None
     if request.method == "POST":
@@ -32,17 +33,17 @@ def tokens():
 
 @bp.post("/tokens/<int:token_id>/revoke")
 @sign_in_required
-def revoke(token_id: int):
-    accounts.revoke_api_token(get_session(), current_player(), token_id)
+def revoke(token_id: int) -> ResponseReturnValue:
+    accounts.revoke_api_token(get_session(), signed_in_player(), token_id)
     flash(gettext('Token revoked.'))
     return redirect(url_for("tokens.tokens"))
 
 
 @bp.post("/profile")
 @sign_in_required
-def profile():
+def profile() -> ResponseReturnValue:
     try:
-        accounts.set_name(get_session(), current_player(), request.form.get("name", ""))
+        accounts.set_name(get_session(), signed_in_player(), request.form.get("name", ""))
         flash(gettext('Name saved.'))
     except ServiceError as failure:
         flash(failure.message)
