@@ -65,7 +65,7 @@ def _run(plan: list[tuple[str, str, Any, _Convert]], obj: Any) -> dict[str, Any]
     return out
 
 
-def _converter(field: fields.Field) -> _Convert | None:
+def _converter(field: fields.Field[Any]) -> _Convert | None:
     """How ``field`` turns a value found into its output (None: not planned)."""
     if isinstance(field, fields.Nested):
         if field.only is not None or field.exclude or not isinstance(field.schema, Schema):

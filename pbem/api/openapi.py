@@ -23,7 +23,7 @@ _ERRORS = {
 }
 
 
-def _responses(ok: str, schema: Any, codes: tuple[str, ...], status: str = "200") -> dict:
+def _responses(ok: str, schema: Any, codes: tuple[str, ...], status: str = "200") -> dict[str, Any]:
     content = {"application/json": {"schema": schema}} if schema else {"text/plain": {"schema": {"type": "string"}}}
     responses = {status: {"description": ok, "content": content}}
     for code in codes + (("413",) if "400" in codes else ()):
@@ -60,7 +60,10 @@ def document() -> dict[str, Any]:
         ("SettingIn", schemas.SettingIn),
     ):
         spec.components.schema(name, schema=schema)
-    many = lambda name: {"type": "array", "items": name}  # noqa: E731
+
+    def many(name: str) -> dict[str, Any]:
+        return {"type": "array", "items": name}
+
     spec.path("/openapi.json", operations={"get": {"summary": "this document", "security": [],
               "responses": {"200": {"description": "the OpenAPI document"}}}})
     spec.path("/kinds", operations={"get": {"summary": "the game types and their options", "security": [],

@@ -9,7 +9,9 @@ from typing import Any, Callable
 from urllib.parse import quote_plus as quote_url
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from marshmallow import Schema, ValidationError
+from sqlmodel import Session
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.i18n import current_language
@@ -20,6 +22,7 @@ from pbem.api.fast_dump import dumper
 from pbem.api.auth import api_player, api_player_seated
 from pbem.api.validation_words import translated
 from pbem.db import get_session
+from pbem.models import Game, Player
 from pbem.i18n import gettext
 from pbem.json_errors import error_response
 from pbem.services.stored import game_for_player, kind_of
@@ -36,24 +39,24 @@ log = logging.getLogger(__name__)
 
 
 @bp.errorhandler(ServiceError)
-def _service_error(error: ServiceError):
+def _service_error(error: ServiceError) -> ResponseReturnValue:
     return error_response(error.message, error.status)
 
 
 @bp.errorhandler(HTTPException)
-def _http_error(error: HTTPException):
+def _http_error(error: HTTPException) -> ResponseReturnValue:
     return error_response(error.description or error.name, error.code or 500)
 
 
 @bp.errorhandler(RequestEntityTooLarge)
-def _too_large(error: RequestEntityTooLarge):
+def _too_large(error: RequestEntityTooLarge) -> ResponseReturnValue:
     from pbem.limits import too_large
 
     return error_response(too_large(), 413)
 
 
 @bp.errorhandler(Exception)
-def _unexpected(error: Exception):
+def _unexpected(error: Exception) -> ResponseReturnValue:
     log.exception("API error")
     return error_response(gettext("the server failed on this request; it has been logged"), 500)
 
@@ -75,7 +78,8 @@ def _body(schema: Schema, example: str, plain: Callable[[dict[str, Any]], bool] 
     if plain is not None and plain(data):
         return data
     try:
-        return schema.load(data)
+        loaded: dict[str, Any] = schema.load(data)
+        return loaded
     except ValidationError as error:
         messages = translated(error.normalized_messages(), current_language())
         parts = "; ".join(f"{name}: {' '.join(map(str, m)) if isinstance(m, list) else m}" for name, m in messages.items())
@@ -84,24 +88,25 @@ def _body(schema: Schema, example: str, plain: Callable[[dict[str, Any]], bool] 
 
 
 class _Invalid(BadInput):
-    def __init__(self, message: str, fields: dict):
+    def __init__(self, message: str, fields: dict[str, Any]):
         super().__init__(message)
         self.fields = fields
 
 
 @bp.errorhandler(_Invalid)
-def _invalid(error: _Invalid):
+def _invalid(error: _Invalid) -> ResponseReturnValue:
     return error_response(error.message, error.status, fields=error.fields)
 
 
-def _detail(game, player) -> dict[str, Any]:
+def _detail(game: Game, player: Player) -> dict[str, Any]:
     data = present.detail(get_session(), game, player)
     if views.has_reports(game):
         data["report"] = _report(game, data, game.ply)
-    return _dump_game(data)
+    dumped: dict[str, Any] = _dump_game(data)
+    return dumped
 
 
-def _report(game, data: dict[str, Any], ply: int) -> str:
+def _report(game: Game, data: dict[str, Any], ply: int) -> str:
     """The game's report of turn ``ply`` (``views.turn_report``) as the
     viewer of ``data`` (``present.detail``) sees it; "" for none."""
     seat = data.get("your_seat")
@@ -110,14 +115,14 @@ def _report(game, data: dict[str, Any], ply: int) -> str:
 
 # -- discovery ---------------------------------------------------------------
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> ResponseReturnValue:
     from pbem.api.openapi import document
 
     return jsonify(document())
 
 
 @bp.get("/kinds")
-def kinds():
+def kinds() -> ResponseReturnValue:
     result = []
     for name in registry.names():
         kind = registry.get(name)
@@ -137,14 +142,14 @@ def kinds():
 
 
 @bp.get("/me")
-def me():
+def me() -> ResponseReturnValue:
     player = api_player()
     return jsonify(schemas.MeOut().dump({"id": player.id, "email": player.email, "name": player.display_name}))
 
 
 # -- games -------------------------------------------------------------------
 @bp.get("/games")
-def list_games():
+def list_games() -> ResponseReturnValue:
     from pbem.services.stored import games_of
 
     player = api_player()
@@ -154,7 +159,7 @@ def list_games():
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     player = api_player()
     body = _body(schemas.GameIn(), '{"game": "logger", "players": ["you@example.org", "friend@example.org"]}')
     if body["time_control"]:
@@ -175,7 +180,7 @@ def create_game():
 
 
 @bp.get("/lobby")
-def lobby():
+def lobby() -> ResponseReturnValue:
     from pbem.services import lobby as open_games
 
     player = api_player()
@@ -183,26 +188,27 @@ def lobby():
 
 
 @bp.get("/games/<game_id>")
-def show_game(game_id: str):
+def show_game(game_id: str) -> ResponseReturnValue:
     player = api_player()
     game, _ = game_for_player(get_session(), game_id, player)
     return jsonify(_detail(game, player))
 
 
 @bp.get("/games/<game_id>/turns")
-def list_turns(game_id: str):
+def list_turns(game_id: str) -> ResponseReturnValue:
     player = api_player()
     game, _ = game_for_player(get_session(), game_id, player)
     return jsonify(schemas.TurnOut(many=True).dump(present.detail(get_session(), game, player)["turns"]))
 
 
 @bp.post("/games/<game_id>/turns")
-def submit(game_id: str):
+def submit(game_id: str) -> ResponseReturnValue:
     player, seated = api_player_seated(game_id)  # 401, 404, 403 before looking at the body; one statement
     session = get_session()
     body = _body(_TURN_IN, '{"turn": "b1-b3 G P:b4", "ply": 4}', _plain_turn)
     done = turns.submit_turn(session, game_id, player, body["turn"], body["ply"], "api", seated=seated)
     # the game as after the turn, from the rows the turn read; its turns are those this turn stored
+    assert done.seated is not None  # submit_turn hands back the game as it read it
     answer = present.after_turn(session, done.seated, player, [done.turn, *done.skipped])
     if views.has_reports(done.game):  # what happened in each turn stored (every check, die and hit)
         for item in answer["turns"]:
@@ -212,7 +218,7 @@ def submit(game_id: str):
 
 
 @bp.get("/games/<game_id>/turns/<ply>")
-def show_turn(game_id: str, ply: str):
+def show_turn(game_id: str, ply: str) -> ResponseReturnValue:
     """One turn played (1 for the first) with the game's report of it."""
     player = api_player()
     session = get_session()
@@ -231,7 +237,7 @@ def show_turn(game_id: str, ply: str):
 
 
 @bp.get("/games/<game_id>/settings")
-def list_settings(game_id: str):
+def list_settings(game_id: str) -> ResponseReturnValue:
     """Your settings in the game that you may change at any time."""
     player = api_player()
     session = get_session()
@@ -240,7 +246,7 @@ def list_settings(game_id: str):
 
 
 @bp.put("/games/<game_id>/settings/<name>")
-def change_setting(game_id: str, name: str):
+def change_setting(game_id: str, name: str) -> ResponseReturnValue:
     """Change one of your settings, whoever's turn it is: in force from the
     next turn played."""
     player = api_player()
@@ -270,12 +276,13 @@ _dump_game = dumper(schemas.GameDetailOut())
 
 
 @bp.get("/games/<game_id>/preview")
-def preview(game_id: str):
+def preview(game_id: str) -> ResponseReturnValue:
     player = api_player()
     game, seat = game_for_player(get_session(), game_id, player)
     text = request.args.get("turn")
     if text is None:
         example = kind_of(game).notation.example_turn()
+        assert example is not None  # its default ("...") when the notation has no example
         raise BadInput(gettext("give the turn to preview as ?turn=..., such as ?turn=%(example)s",
                                example=quote_url(example)))
     if len(text) > 500:
@@ -288,7 +295,7 @@ def preview(game_id: str):
 
 
 @bp.get("/games/<game_id>/clicks")
-def clicks(game_id: str):
+def clicks(game_id: str) -> ResponseReturnValue:
     """Play by clicking, step by step: ``?click=a1&click=a3`` (the clicks
     so far, in order) answers what may be clicked next and which turns those
     clicks complete (``notation.clicks``)."""
@@ -304,7 +311,7 @@ def clicks(game_id: str):
 
 
 @bp.get("/games/<game_id>/record")
-def record(game_id: str):
+def record(game_id: str) -> ResponseReturnValue:
     player = api_player()
     session = get_session()
     game, seat = game_for_player(session, game_id, player)
@@ -318,8 +325,8 @@ def record(game_id: str):
     return Response(views.record_text(session, game, seat.number), mimetype="text/plain")
 
 
-def _lifecycle(action):
-    def view(game_id: str):
+def _lifecycle(action: Callable[[Session, str, Player], Game]) -> Callable[[str], ResponseReturnValue]:
+    def view(game_id: str) -> ResponseReturnValue:
         player = api_player()
         game = action(get_session(), game_id, player)
         return jsonify(_detail(game, player))
@@ -341,20 +348,20 @@ for _name, _action in (
 
 # -- puzzles -------------------------------------------------------------------
 @bp.get("/puzzles")
-def list_puzzles():
+def list_puzzles() -> ResponseReturnValue:
     api_player()
     return jsonify(schemas.PuzzleOut(many=True).dump([puzzles.summary(p) for p in puzzles.listed(get_session())]))
 
 
 @bp.get("/puzzles/<puzzle_id>")
-def show_puzzle(puzzle_id: str):
+def show_puzzle(puzzle_id: str) -> ResponseReturnValue:
     player = api_player()
     session = get_session()
     return jsonify(schemas.PuzzleDetailOut().dump(puzzles.detail(session, puzzles.load(session, puzzle_id), player)))
 
 
 @bp.post("/puzzles/<puzzle_id>/games")
-def play_puzzle(puzzle_id: str):
+def play_puzzle(puzzle_id: str) -> ResponseReturnValue:
     player = api_player()
     game = puzzles.start_game(get_session(), player, puzzle_id)
     return jsonify(_detail(game, player)), 201
@@ -362,13 +369,13 @@ def play_puzzle(puzzle_id: str):
 
 # -- schedule ------------------------------------------------------------------
 @bp.get("/me/schedule")
-def schedule():
+def schedule() -> ResponseReturnValue:
     player = api_player()
     return jsonify(schemas.ScheduleOut().dump(schedule_data(get_session(), player)))
 
 
 @bp.put("/me/schedule")
-def set_schedule():
+def set_schedule() -> ResponseReturnValue:
     from pbem.services import digest
 
     player = api_player()
@@ -378,7 +385,7 @@ def set_schedule():
 
 
 @bp.post("/me/vacation")
-def vacation():
+def vacation() -> ResponseReturnValue:
     from pbem.services import vacations
 
     player = api_player()
