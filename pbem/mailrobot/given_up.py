@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.models import OutboxMessage
 from pbem.services import refusals
@@ -16,8 +16,8 @@ from pbem.services import refusals
 
 def given_up(session: Session) -> list[OutboxMessage]:
     """Outgoing mail given up for good, oldest first (``pbem mail shunt``)."""
-    return list(session.exec(select(OutboxMessage).where(OutboxMessage.failed_at.is_not(None))
-                             .order_by(OutboxMessage.id)))
+    return list(session.exec(select(OutboxMessage).where(col(OutboxMessage.failed_at).is_not(None))
+                             .order_by(col(OutboxMessage.id))))
 
 
 def retry_given_up(session: Session, ids: Iterable[int] | None) -> list[int]:
@@ -48,7 +48,7 @@ def retry_given_up(session: Session, ids: Iterable[int] | None) -> list[int]:
         row.last_error = None
         session.add(row)
     session.commit()
-    return [row.id for row in rows]
+    return [row.id for row in rows if row.id is not None]  # stored rows: never None
 
 
 def refused(session: Session) -> list[OutboxMessage]:

@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import Connection, Engine, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from mail.keys import message_key
-from pbem.models import utcnow
+from pbem.models import table_of, utcnow
 from pbem.models.mail import NEW, SHUNTED, InboxMessage
 
 
@@ -49,7 +49,7 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
     autocommit and back, and reset at every message, a sixth of a store.
     On SQLite the driver's transaction already begins at the INSERT; its
     commit is the one fsync."""
-    statement = _insert_for(engine.dialect.name)(InboxMessage.__table__).on_conflict_do_nothing(index_elements=["key"])
+    statement = _insert_for(engine.dialect.name)(table_of(InboxMessage)).on_conflict_do_nothing(index_elements=["key"])
     held = _Held(engine) if engine.dialect.name == "postgresql" else None
 
     def store(raw: bytes, envelope_from: str | None, envelope_to: Sequence[str]) -> None:
@@ -122,9 +122,9 @@ def _insert_for(dialect: str) -> Callable[[Any], Any]:
 
 def pending_ids(engine: Engine, limit: int = 500) -> list[int]:
     with Session(engine) as session:
-        return list(session.exec(
-            select(InboxMessage.id).where(InboxMessage.status == NEW).order_by(InboxMessage.id).limit(limit)
-        ))
+        found = session.exec(
+            select(InboxMessage.id).where(InboxMessage.status == NEW).order_by(col(InboxMessage.id)).limit(limit))
+        return [message_id for message_id in found if message_id is not None]  # primary keys: never None
 
 
 def begin_attempt(engine: Engine, message_id: int) -> int | None:
@@ -137,18 +137,18 @@ def begin_attempt(engine: Engine, message_id: int) -> int | None:
     with engine.begin() as connection:
         return connection.execute(
             update(InboxMessage)
-            .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
-            .values(attempts=InboxMessage.attempts + 1)
-            .returning(InboxMessage.attempts)
+            .where(col(InboxMessage.id) == message_id, col(InboxMessage.status) == NEW)
+            .values(attempts=col(InboxMessage.attempts) + 1)
+            .returning(col(InboxMessage.attempts))
         ).scalar()
 
 
 def claim(session: Session, message_id: int, status: str, reason: str | None = None) -> bool:
     """Mark a new message processed, in the caller's transaction; False when
     another worker got there first (the row is no longer new)."""
-    result = session.execute(
+    result = session.exec(
         update(InboxMessage)
-        .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
+        .where(col(InboxMessage.id) == message_id, col(InboxMessage.status) == NEW)
         .values(status=status, reason=None if reason is None else clean(reason, 2000), processed_at=utcnow())
         .execution_options(synchronize_session=False)
     )
@@ -159,14 +159,14 @@ def shunt(engine: Engine, message_id: int, reason: str, detail: str) -> None:
     with Session(engine) as session:
         session.execute(
             update(InboxMessage)
-            .where(InboxMessage.id == message_id, InboxMessage.status == NEW)
+            .where(col(InboxMessage.id) == message_id, col(InboxMessage.status) == NEW)
             .values(status=SHUNTED, reason=clean(reason, 2000), traceback=clean(detail, 20000), processed_at=utcnow())
         )
         session.commit()
 
 
 def shunted(session: Session) -> list[InboxMessage]:
-    return list(session.exec(select(InboxMessage).where(InboxMessage.status == SHUNTED).order_by(InboxMessage.id)))
+    return list(session.exec(select(InboxMessage).where(InboxMessage.status == SHUNTED).order_by(col(InboxMessage.id))))
 
 
 def retry(session: Session, ids: Iterable[int] | None) -> list[int]:
@@ -188,4 +188,4 @@ def retry(session: Session, ids: Iterable[int] | None) -> list[int]:
         row.status, row.reason, row.traceback, row.attempts, row.processed_at = NEW, None, None, 0, None
         session.add(row)
     session.commit()
-    return [row.id for row in rows]
+    return [row.id for row in rows if row.id is not None]  # stored rows: never None

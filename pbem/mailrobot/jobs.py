@@ -16,9 +16,10 @@ import logging
 import threading
 
 from flask import Flask
+from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from mail.imap import poll_imap as poll_mailbox
+from mail.imap import ImapConfig, poll_imap as poll_mailbox
 from mail.worker import Pending, process_pending
 from pbem.mailrobot import inbox, outgoing, robot
 from pbem.mailrobot.settings import imap_config, mail_settings
@@ -34,8 +35,9 @@ MAX_ATTEMPTS = 3
 _inbox_lock = threading.Lock()
 
 
-def _engine(app: Flask):
-    return app.extensions["pbem_engine"]
+def _engine(app: Flask) -> Engine:
+    engine: Engine = app.extensions["pbem_engine"]
+    return engine
 
 
 def process_inbox(app: Flask) -> int:
@@ -51,6 +53,7 @@ def process_inbox(app: Flask) -> int:
             raise RuntimeError(f"processing was begun {attempts - 1} times and never finished (did it stop the worker?)")
         with app.app_context(), Session(engine, expire_on_commit=False) as session:
             row = session.get(InboxMessage, item.id)
+            assert row is not None  # begin_attempt counted it: stored, and inbox rows are never deleted
             outcome = robot.process(session, settings, row)
             log.info("inbox message %s: %s", item.id, outcome)
 
@@ -73,7 +76,7 @@ def drain_outbox(app: Flask) -> int:
     return len(result.sent)
 
 
-def _mailbox_name(config) -> str:
+def _mailbox_name(config: ImapConfig) -> str:
     return f"{config.username}@{config.host}:{config.port or ''}/{config.folder}"[:500]
 
 
@@ -87,6 +90,7 @@ def poll_imap(app: Flask) -> int:
     with Session(engine) as session:
         state = session.get(ImapState, name) or ImapState(mailbox=name)
         last_uid, validity = state.last_uid, state.uidvalidity
+    error: str | None
     try:
         result = poll_mailbox(config, inbox.store_in(engine), last_uid, validity)
     except Exception as exc:  # noqa: BLE001 - the server is down or refuses us: try again next time

@@ -35,14 +35,14 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
 
 from flask import Flask
-from sqlalchemy import Engine, exists, or_, update
+from sqlalchemy import ColumnElement, Engine, exists, or_, update
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from mail.compose import compose_notification, game_root_id, Thread
 from mail.drain import PERMANENT, UNCERTAIN, DrainResult, Failure, Outgoing
@@ -103,7 +103,9 @@ def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> st
         return views.example_turn(session, game, seat, ply)
     except Exception:  # noqa: BLE001 - an example is not worth failing a mail for
         log.exception("no legal turns for the example in game %s", game.id)
-        return kind_of(game).notation.example_turn()
+        example = kind_of(game).notation.example_turn()
+        assert example is not None  # its default ("...") when the notation has no example
+        return example
 
 
 def recipient_seat(session: Session, game: Game, row: OutboxMessage, player: Player | None) -> int | None:
@@ -138,7 +140,9 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
     png = None
     text = row.body
     if game is not None:
+        assert game.id is not None  # a stored game
         if player is not None and seat_of(session, game, player) is not None:
+            assert player.id is not None  # a stored player
             reply_to = make_reply_address(list(settings.secrets), settings.domain, game.id, player.id)
         thread = Thread(root_id=game_root_id(game.id, settings.domain), in_reply_to=row.in_reply_to,
                         references=tuple((row.thread_refs or "").split()))
@@ -146,6 +150,7 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
         legacy = row.after_board is None
         words = row.body + "\n" + (row.after_board or "")
         ply = row.ply if row.ply is not None else game.ply
+        sight: views.View | None
         if row.position is not None:
             sight = views.of_position(game, seat, row.position)
         else:
@@ -155,7 +160,9 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
         if sight is not None:
             if not legacy:
                 board = shown_lines(sight.text_diagram(), current_language())
-                png = sight.image("png")
+                image = sight.image("png")
+                assert isinstance(image, bytes)  # a PNG is drawn as bytes
+                png = image
             report = turn_report(session, game, seat, ply) if row.kind in REPORT_KINDS else ""
             if report:
                 extra.append(report)
@@ -197,17 +204,18 @@ def reservation(app: Flask) -> timedelta:
     return timedelta(seconds=max(60.0, 3 * (config.timeout if config is not None else 30.0)))
 
 
-def _due(now):
-    return (OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None),
-            or_(OutboxMessage.next_attempt_at.is_(None), OutboxMessage.next_attempt_at <= now))
+def _due(now: datetime) -> tuple[ColumnElement[bool], ...]:
+    return (col(OutboxMessage.sent_at).is_(None), col(OutboxMessage.failed_at).is_(None),
+            or_(col(OutboxMessage.next_attempt_at).is_(None), col(OutboxMessage.next_attempt_at) <= now))
 
 
-def _no_earlier_pending():
+def _no_earlier_pending() -> ColumnElement[bool]:
     """No earlier row to the same address is waiting (neither sent, nor given
     up, nor gone out unanswered): the order rule, as a condition of the claim."""
     earlier = aliased(OutboxMessage)
-    return ~exists().where(earlier.to_addr == OutboxMessage.to_addr, earlier.id < OutboxMessage.id,
-                           earlier.sent_at.is_(None), earlier.failed_at.is_(None), earlier.uncertain_at.is_(None))
+    return ~exists().where(col(earlier.to_addr) == OutboxMessage.to_addr, col(earlier.id) < col(OutboxMessage.id),
+                           col(earlier.sent_at).is_(None), col(earlier.failed_at).is_(None),
+                           col(earlier.uncertain_at).is_(None))
 
 
 #: one drain at a time in this process (see the module's "Order")
@@ -236,8 +244,9 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
         last = 0
         while time.monotonic() < deadline:
             with Session(engine) as session:
-                page = list(session.exec(select(OutboxMessage.id).where(*_due(utcnow()), OutboxMessage.id > last)
-                                         .order_by(OutboxMessage.id).limit(PAGE)))
+                found = session.exec(select(OutboxMessage.id).where(*_due(utcnow()), col(OutboxMessage.id) > last)
+                                     .order_by(col(OutboxMessage.id)).limit(PAGE))
+                page = [row_id for row_id in found if row_id is not None]  # primary keys: never None
             if not page:
                 return
             for row_id in page:
@@ -251,10 +260,10 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
     def before_body(row_id: int) -> bool:
         now = utcnow()
         with Session(engine) as session:
-            going = session.execute(
+            going = session.exec(
                 update(OutboxMessage)
-                .where(OutboxMessage.id == row_id, OutboxMessage.lease == tokens[row_id],
-                       OutboxMessage.sent_at.is_(None), OutboxMessage.failed_at.is_(None))
+                .where(col(OutboxMessage.id) == row_id, col(OutboxMessage.lease) == tokens[row_id],
+                       col(OutboxMessage.sent_at).is_(None), col(OutboxMessage.failed_at).is_(None))
                 .values(uncertain_at=now, next_attempt_at=now + timedelta(seconds=retry.uncertain_delay))
                 .execution_options(synchronize_session=False))
             session.commit()
@@ -262,7 +271,7 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
 
     def mark_sent(row_id: int) -> None:
         with Session(engine) as session:
-            session.execute(update(OutboxMessage).where(OutboxMessage.id == row_id)
+            session.execute(update(OutboxMessage).where(col(OutboxMessage.id) == row_id)
                             .values(sent_at=utcnow(), next_attempt_at=None, uncertain_at=None, lease=None)
                             .execution_options(synchronize_session=False))
             session.commit()
@@ -285,8 +294,8 @@ def _reserve(engine: Engine, settings: MailSettings, row_id: int, hold: timedelt
         row = session.get(OutboxMessage, row_id)
         if row is None:
             return None
-        claimed = session.execute(
-            update(OutboxMessage).where(OutboxMessage.id == row_id, *_due(now), _no_earlier_pending())
+        claimed = session.exec(
+            update(OutboxMessage).where(col(OutboxMessage.id) == row_id, *_due(now), _no_earlier_pending())
             .values(next_attempt_at=now + hold, lease=token,
                     message_id=row.message_id or make_msgid(domain=settings.domain))
             .execution_options(synchronize_session=False)

@@ -37,6 +37,7 @@ def queue_reply(
         session, clean(msg.sender, 320), clean(reply_subject(subject), 300), text,
         game_id=game.id if game is not None else None, ply=ply, kind=kind, seat=seat,
     )
+    assert row is not None  # queue hands back the row unless given ``pending``
     row.position = position
     if msg.message_id:
         row.in_reply_to = clean(msg.message_id, 1000)

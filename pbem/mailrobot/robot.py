@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 from contextlib import ExitStack
+from typing import Any
 
 from sqlmodel import Session, select
 
@@ -56,6 +57,7 @@ def _process(session: Session, settings: MailSettings, row: InboxMessage, langua
     msg = parse_message(row.raw, envelope_from=row.envelope_from, envelope_to=row.envelope_to,
                         loop_id=settings.loop_id, our_addresses=settings.our_addresses, prefix=REPLY_PREFIX,
                         our_domain=settings.domain)
+    assert row.id is not None  # a stored message
     if msg.ignore_reason or not msg.sender:
         return _ignore(session, row.id, msg.ignore_reason or "no sender address")
     ctx = Context(session, settings, msg, row.id)
@@ -123,10 +125,10 @@ def pick(ctx: Context, lines: list[str], in_game: bool, considered: list[str] | 
 NOT_A_TURN = (PbemError, MailError, ServiceError)
 
 
-def _sender_state(ctx: Context):
-    """The game's state as the sender may see it: a turn is read against
-    that, so a refusal quotes nothing the sender may not see."""
-    sight = views.at(ctx.session, ctx.game, ctx.seat)
+def _sender_state(ctx: Context, game: Game) -> Any:
+    """The game's state (``ctx.game``) as the sender may see it: a turn is read
+    against that, so a refusal quotes nothing the sender may not see."""
+    sight = views.at(ctx.session, game, ctx.seat)
     return sight.state if sight is not None else None
 
 
@@ -137,7 +139,7 @@ def _meant_as_turn(ctx: Context, text: str) -> bool:
     if game is None or game.position is None:
         return False
     try:
-        kind_of(game).notation.parse_turn(_sender_state(ctx), text)
+        kind_of(game).notation.parse_turn(_sender_state(ctx, game), text)
     except (IllegalTurnError, AmbiguousTurnError):
         return True
     except NOT_A_TURN:
@@ -154,7 +156,7 @@ def _turn_error(ctx: Context, text: str) -> str | None:
         return "not a command"
     if game.position is None:
         return "the game has not started"
-    sight = views.at(ctx.session, ctx.game, ctx.seat)
+    sight = views.at(ctx.session, game, ctx.seat)
     try:
         kind_of(game).notation.parse_turn(sight.state if sight is not None else None, text)
     except NOT_A_TURN as error:
@@ -178,7 +180,7 @@ def _check_sender(ctx: Context) -> str | None:
     player = ctx.session.get(Player, player_id)
     game = ctx.session.get(Game, game_id)
     seat = seat_of(ctx.session, game, player) if player is not None and game is not None else None
-    if seat is None:
+    if seat is None or player is None:  # no seat without a player
         return "the reply address it was sent to belongs to no game here"
     if player.email != ctx.msg.sender:
         return (f"it came from {ctx.msg.sender}, but the reply address it was sent to belongs to another "
@@ -195,6 +197,7 @@ def _ignore(session: Session, inbox_id: int, reason: str) -> str:
 
 def _refuse(ctx: Context, why: str) -> str:
     claim(ctx.session, ctx.inbox_id, IGNORED, f"sender check failed: {why}")
+    assert ctx.msg.sender is not None  # _process answers only mail with a sender
     if once_a_day(ctx.session, ctx.msg.sender, "sender-check"):
         queue_reply(ctx.session, ctx.msg, (
             f"Your mail was not used, and nothing was changed: {why}.\n\n"
@@ -224,6 +227,7 @@ def _quoted(ctx: Context, considered: list[str]) -> str:
 
 def _nothing(ctx: Context, considered: list[str] | None = None) -> str:
     claim(ctx.session, ctx.inbox_id, DONE, "no command found")
+    assert ctx.msg.sender is not None  # _process answers only mail with a sender
     considered = considered or []
     if ctx.game is not None:
         queue_reply(ctx.session, ctx.msg, "I found no turn or command in your mail, so nothing was changed.\n\n"
