@@ -3,6 +3,8 @@ each part of the project."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from engine.i18n import LANGUAGES, language
@@ -20,7 +22,7 @@ class _Group(click.Group):
     """The ``pbem`` group: a setting that cannot be used (``ConfigError``,
     such as a bad ``PBEM_*`` value) is a clear error, not a traceback."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except ConfigError as error:

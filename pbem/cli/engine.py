@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -16,7 +16,7 @@ from notation import registry
 from notation.base import GameKind
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(1)
 
@@ -31,7 +31,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-def _setup(game: str, position_text: str, option: tuple[str, ...]):
+def _setup(game: str, position_text: str, option: tuple[str, ...]) -> tuple[GameKind, Any]:
     try:
         kind = registry.get(game)
         return kind, kind.notation.parse_position(position_text, _options(option))

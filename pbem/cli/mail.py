@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from pbem.cli.settings import setting_option
 
+if TYPE_CHECKING:
+    from flask import Flask
+
 EX_TEMPFAIL = 75  # sysexits.h: the mail server keeps the message and retries
 
 
-def _app():
+def _app() -> Flask:
     from pbem import create_app
 
     return create_app()

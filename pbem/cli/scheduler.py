@@ -7,11 +7,11 @@ import logging
 
 import click
 
-from pbem.cli.settings import setting_option
+from pbem.cli.settings import FC, setting_option
 from pbem.scheduler import INTERVALS
 
 
-def _interval_options(command):
+def _interval_options(command: FC) -> FC:
     """``--sweep-seconds N`` and so on: one option per job's interval."""
     for name, (key, seconds) in reversed(sorted(INTERVALS.items())):
         command = setting_option(key, f"--{name}-seconds", type=click.IntRange(min=1), metavar="SECONDS",

@@ -9,9 +9,14 @@ mail listener) starts from ``pbem.runtime.start_background``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from pbem.cli.settings import setting_option
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 @click.command("serve")
@@ -59,7 +64,7 @@ def serve(host: str, port: int, debug: bool | None) -> None:
     app.run(host=host, port=port, debug=debug, use_reloader=False, use_debugger=False)
 
 
-def _mail_line(app, host: str, port: int) -> str:
+def _mail_line(app: Flask, host: str, port: int) -> str:
     """Where sent mail (sign-in links too) goes, for the start-up message."""
     from pbem.config import dev_mailbox_enabled
     from pbem.mailrobot.settings import eml_folder, smtp_config

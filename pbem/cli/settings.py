@@ -8,9 +8,12 @@ over ``pbem.cfg``."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import click
+
+#: what a click option decorates: a command, or the function it is made from
+FC = TypeVar("FC", bound="Callable[..., Any] | click.Command")
 
 
 def _as_text(value: Any) -> str:
@@ -37,7 +40,7 @@ def set_for_command(ctx: click.Context, variable: str, text: str) -> None:
 
 
 def setting_option(key: str, *declarations: str, to_text: Callable[[Any], str] = _as_text,
-                   **options: Any) -> Callable:
+                   **options: Any) -> Callable[[FC], FC]:
     """A click option that sets the config ``key`` (as ``PBEM_<KEY>``) for
     the command when given; its help names the key."""
     variable = f"PBEM_{key}"
