@@ -178,6 +178,8 @@ def replay(record: Record) -> Replay:
             raise BadTurn(number, round_number, mover, text,
                           str(_("player {player} was out after turn {after} (the {tag} tag), so their turns are "
                                 "{forfeit}", player=mover + 1, after=out[mover], tag=OUT, forfeit=repr(FORFEIT))))
+        if mover is None and _waits_on_hidden(kind, state):
+            raise BadTurn(number, round_number, mover, text, str(_view_reason(None)))
         try:
             if text.strip() == FORFEIT:
                 turn, canonical, state = None, FORFEIT, _forfeit(kind, state)
@@ -222,9 +224,7 @@ def _settle(record: Record, state: Any, ply: int, turn: tuple[int, int, int | No
                          "write it as {form}", **found))
         given = written[k]
         if given.hidden:
-            raise fail(_("the record hides the outcome {outcome}: it is a player's view of a game still going "
-                         "on, which cannot be replayed; the full record is given once the game is over",
-                         outcome=f"{{{given.purpose} {' '.join(given.values)}}}"))
+            raise fail(_view_reason(given))
         if given.purpose != event.purpose:
             raise fail(_("the record gives {given} where the game's next chance event is {event}",
                          given=f"{{{given.purpose} ...}}", event=f"{{{event.purpose} ...}}"))
@@ -241,9 +241,37 @@ def _settle(record: Record, state: Any, ply: int, turn: tuple[int, int, int | No
         raise fail(str(error)) from None
     if len(happened) < len(written):
         extra = written[len(happened)]
+        if extra.hidden or _waits_on_hidden(record.kind, state):
+            raise fail(_view_reason(extra))
         raise fail(_("the record gives {outcome} {where}, but the game waits for no chance event there",
                      outcome=f"{{{extra.purpose} {' '.join(extra.values)}}}", where=where))
     return state, happened
+
+
+def _view_reason(outcome: Outcome | None) -> Any:
+    """Why a player's copy of a game still going on does not replay: it
+    hides an ``outcome`` (``{draw ?}``), or what the game would draw from
+    (to check ``outcome``, or to go on at all)."""
+    if outcome is None:
+        return _("the record's position hides what the game draws next: it is a player's view of a game still "
+                 "going on, which cannot be replayed; the full record is given once the game is over")
+    written = f"{{{outcome.purpose} {' '.join(outcome.values)}}}"
+    if outcome.hidden:
+        return _("the record hides the outcome {outcome}: it is a player's view of a game still going on, which "
+                 "cannot be replayed; the full record is given once the game is over", outcome=written)
+    return _("the record's position hides what the game draws from, so {outcome} cannot be checked: it is a "
+             "player's view of a game still going on, which cannot be replayed; the full record is given once the "
+             "game is over", outcome=written)
+
+
+def _waits_on_hidden(kind: GameKind, state: Any) -> bool:
+    """Whether ``state`` is a player's view waiting on what it hides: the
+    game is not over, no one is to move and no chance event can be decided
+    (Taiga's draw from a pile written ``?*69``).  A full state always has
+    one or the other until the game ends."""
+    rules = kind.rules
+    return rules.uses_chance and rules.to_move(state) is None and not rules.is_over(state) \
+        and rules.chance(state) is None
 
 
 def _possible(event: ChanceEvent) -> str:

@@ -9,17 +9,23 @@ import random
 
 import pytest
 from PIL import Image
+from taiga_helpers import GAME, laid, play
 
 from engine import chance
 from engine.base import settle_from_seed
-from engine.errors import AmbiguousTurnError, IllegalTurnError, MalformedTurnError, PositionError
+from engine.errors import (
+    AmbiguousTurnError,
+    IllegalTurnError,
+    MalformedTurnError,
+    PositionError,
+    RecordError,
+)
 from engine.taiga.state import Choose, Discard, Place
 from notation import record as records
 from notation import registry
+from notation.drawing import render as diagrams
 from notation.taiga import EXAMPLE, NOTATION, read_position
 from notation.taiga.pictures import HARDWOOD, SOFTWOOD
-from notation.drawing import render as diagrams
-from taiga_helpers import GAME, laid, play
 
 
 @pytest.mark.parametrize("written", [
@@ -119,6 +125,30 @@ def test_records_of_two_to_five_players_replay_and_verify_against_the_seed(playe
     again = records.read_text(records.write_text(record))
     assert records.check(again).final == final
     assert len(final.placed) + len(final.discards) == 72 and chance.commitment(seed) in records.write_text(record)
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_a_players_copy_of_a_game_in_play_is_refused_as_a_players_view(viewer):
+    seed = f"{7:064x}"
+    rng = random.Random(7)
+    state, happened = settle_from_seed(GAME, GAME.seeded_state(2, {}, seed), seed, 0)
+    texts, outcomes = [], [[records.Outcome(e.purpose, o) for e, o in happened]]
+    for ply in range(1, 4):
+        text = NOTATION.format_turn(state, rng.choice(GAME.legal_turns(state)))
+        state, happened = settle_from_seed(GAME, GAME.apply(state, NOTATION.parse_turn(state, text)), seed, ply)
+        texts.append(text)
+        outcomes.append([records.Outcome(e.purpose, o) for e, o in happened])
+    record = records.seeded_record("taiga", ["A", "B"], {}, seed)
+    record.turns, record.chance = texts, outcomes
+    copy = records.write_text(record, viewer=viewer)
+    assert "?*71" in copy and ("0. {draw ?}" in copy) == (viewer == 1)  # player 1 sees their own first draw
+    with pytest.raises(RecordError, match="player's view of a game still going on, which cannot be replayed") as refused:
+        records.check(records.read(copy))
+    assert "waits for no chance event" not in str(refused.value)
+    without = records.read(copy)
+    without.chance = []  # no outcomes at all: the first turn cannot be played either, and it says why
+    with pytest.raises(RecordError, match="player's view of a game still going on"):
+        records.replay(without)
 
 
 # -- diagrams ----------------------------------------------------------------------------------
