@@ -26,16 +26,17 @@ import functools
 from datetime import datetime
 from typing import Any, Callable, Iterable, Sequence
 
-from sqlalchemy import bindparam, case, func, insert, select, tuple_, union_all, update
+from sqlalchemy import Select, Update, bindparam, case, func, insert, select, tuple_, union_all, update
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session
+from sqlalchemy.sql.dml import ReturningUpdate
+from sqlmodel import Session, col
 
 from engine import chance
 
 from pbem import late_begin
 from pbem.services import bulk
 from pbem.db import insert_rows, rows_by_table
-from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game
+from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game, table_of
 
 _UNCHECKED = object()
 
@@ -62,10 +63,10 @@ def draw_offer_text(seats: Iterable[int]) -> str | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _claim_statement(columns: tuple[str, ...], check: bool, check_none: bool):
+def _claim_statement(columns: tuple[str, ...], check: bool, check_none: bool) -> Update:
     """``claim``'s conditional UPDATE of ``columns``, built once for each set
     of columns (its cache key too); the values go in as parameters."""
-    table = Game.__table__  # the table, not the entity: the ORM's UPDATE machinery has nothing to do here
+    table = table_of(Game)  # the table, not the entity: the ORM's UPDATE machinery has nothing to do here
     c = table.c
     conditions = [c.id == bindparam("_id"), c.ply == bindparam("_ply"), c.status == bindparam("_status")]
     if check:
@@ -160,13 +161,13 @@ def advance(session: Session, game: Game, expected_ply: int, values: dict[str, A
 
 @functools.lru_cache(maxsize=256)
 def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any, tuple[str, ...], int], ...],
-                               check: bool = False, check_none: bool = False):
+                               check: bool = False, check_none: bool = False) -> Select[int]:
     """``claim``'s UPDATE as a WITH clause, and for each ``(table, columns,
     count)`` of ``shapes`` an INSERT of ``count`` rows selected from it (so
     they are written only if the UPDATE changed the game); the statement
     gives the number of games changed (1 or 0).  Built once per shape; the
     values go in as parameters (``r<t>_<i>_<column>``)."""
-    claimed = _claim_statement(columns, check, check_none).returning(Game.__table__.c.id).cte("claimed")
+    claimed = _claim_statement(columns, check, check_none).returning(table_of(Game).c.id).cte("claimed")
     inserts = []
     for t, (table, names, count) in enumerate(shapes):
         selects = [select(*(bindparam(f"r{t}_{i}_{name}", type_=table.c[name].type) for name in names))
@@ -179,7 +180,8 @@ def _claim_inserting_statement(columns: tuple[str, ...], shapes: tuple[tuple[Any
 def _claim_inserting(session: Session, game: Game, expected_ply: int, values: dict[str, Any],
                      by_table: dict[Any, list[dict[str, Any]]], lone: bool = False,
                      expected_check: Any = _UNCHECKED) -> bool:
-    shapes, params = [], {"_id": game.id, "_ply": expected_ply, "_status": ACTIVE,
+    shapes: list[tuple[Any, tuple[str, ...], int]] = []
+    params: dict[str, Any] = {"_id": game.id, "_ply": expected_ply, "_status": ACTIVE,
                           **{f"v_{name}": value for name, value in values.items()}}
     check, check_none = _checking(expected_check, params)
     for table, rows in by_table.items():
@@ -216,10 +218,10 @@ def start(session: Session, game: Game, position: str, now: datetime, clock: dic
 
 
 @functools.cache
-def _open_seat_statement():
+def _open_seat_statement() -> Update:
     """``take_open_seat``'s conditional UPDATE, built once."""
-    c = Game.__table__.c
-    return (update(Game.__table__)
+    c = table_of(Game).c
+    return (update(table_of(Game))
             .where(c.id == bindparam("_id"), c.status == INVITING, c.open_seats == bindparam("_open"))
             .values(open_seats=bindparam("_left")))
 
@@ -279,35 +281,35 @@ def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lo
         return set()
     if lock:
         held = session.execute(
-            select(Game.id).where(Game.id.in_(sorted(wanted))).order_by(Game.id)
+            select(col(Game.id)).where(col(Game.id).in_(sorted(wanted))).order_by(col(Game.id))
             .with_for_update(skip_locked=True, key_share=True)
         ).scalars().all()
         wanted = {game_id: wanted[game_id] for game_id in held}
         if not wanted:
             return set()
     if bulk.on_postgresql(session.connection()):  # the claims as arrays: one short statement, planned once
-        claims = bulk.arrays([(game_id, ply, check, after) for game_id, (ply, check, after) in wanted.items()],
+        arrays = bulk.arrays([(game_id, ply, check, after) for game_id, (ply, check, after) in wanted.items()],
                              "claims")
-        return set(session.execute(_claims_from_arrays(), claims).scalars().all())
-    column = Game.__table__.c.next_check_at
+        return set(session.execute(_claims_from_arrays(), arrays).scalars().all())
+    column = table_of(Game).c.next_check_at
     as_read = tuple_(Game.id, Game.ply, Game.next_check_at).in_(
         [(game_id, ply, check) for game_id, (ply, check, _) in wanted.items()])
     new = case({game_id: _typed(column, after) for game_id, (_, _, after) in wanted.items()}, value=Game.id)
     changed = session.execute(
-        update(Game).where(Game.id.in_(list(wanted)), Game.status == ACTIVE, as_read)
-        .values(next_check_at=new).returning(Game.id).execution_options(synchronize_session=False)
+        update(Game).where(col(Game.id).in_(list(wanted)), col(Game.status) == ACTIVE, as_read)
+        .values(next_check_at=new).returning(col(Game.id)).execution_options(synchronize_session=False)
     ).scalars().all()
     return set(changed)
 
 
 @functools.cache
-def _claims_from_arrays():
+def _claims_from_arrays() -> ReturningUpdate[Any]:
     """``claim_many``'s UPDATE on PostgreSQL, built once: the claims joined
     as a table of arrays (``pbem.services.bulk``), each game changed only if still
     active with the ply and ``next_check_at`` read."""
-    c = Game.__table__.c
+    c = table_of(Game).c
     claims = bulk.rows_table([c.id, c.ply, c.next_check_at, c.next_check_at], "claims")
-    return (update(Game.__table__)
+    return (update(table_of(Game))
             .where(c.id == claims.c.c0, c.ply == claims.c.c1, c.next_check_at == claims.c.c2, c.status == ACTIVE)
             .values(next_check_at=claims.c.c3).returning(c.id))
 
@@ -319,17 +321,17 @@ def _typed(column: Any, value: Any) -> Any:
 
 
 @functools.cache
-def _pending_statement(active: bool):
+def _pending_statement(active: bool) -> Update:
     """``set_pending_settings``'s conditional UPDATE of a seat, built once."""
     from pbem.models import Seat  # the seats table: the game's own row is not touched
 
-    seats, games = Seat.__table__.c, Game.__table__.c
+    seats, games = table_of(Seat).c, table_of(Game).c
     text = seats.pending_settings.type  # typed, so that PostgreSQL knows a NULL's type
     conditions = [seats.id == bindparam("_id"),
                   seats.pending_settings.is_not_distinct_from(bindparam("_old", type_=text))]
     if active:
         conditions.append(select(games.id).where(games.id == seats.game_id, games.status == ACTIVE).exists())
-    return update(Seat.__table__).where(*conditions).values(pending_settings=bindparam("_new", type_=text))
+    return update(table_of(Seat)).where(*conditions).values(pending_settings=bindparam("_new", type_=text))
 
 
 def set_pending_settings(session: Session, seat: Any, expected: str | None, new: str | None,

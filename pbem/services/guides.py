@@ -52,7 +52,8 @@ def rules_html(kind_name: str, language: str | None = None) -> str | None:
         return None
     import markdown
 
-    return markdown.markdown(found.read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
+    html: str = markdown.markdown(found.read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
+    return html
 
 
 @functools.lru_cache(maxsize=32)

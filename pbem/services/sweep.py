@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from sqlalchemy import Connection, Engine, and_, or_
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
 from pbem.db import rolls_back
@@ -120,11 +120,12 @@ def _due(connection: Connection, now: datetime, batch: int,
          after: tuple[datetime, int] | None) -> list[tuple[datetime, int]]:
     """The next ``batch`` games due at ``now`` (next check and id, in that
     order), after ``after``; a plain read that locks nothing."""
-    query = select(Game.next_check_at, Game.id).where(Game.next_check_at <= now, Game.status == ACTIVE)
+    query = select(Game.next_check_at, Game.id).where(col(Game.next_check_at) <= now, Game.status == ACTIVE)
     if after is not None:
         at, last = after
-        query = query.where(or_(Game.next_check_at > at, and_(Game.next_check_at == at, Game.id > last)))
-    rows = connection.execute(query.order_by(Game.next_check_at, Game.id).limit(batch))
+        query = query.where(or_(col(Game.next_check_at) > at,
+                                and_(col(Game.next_check_at) == at, col(Game.id) > last)))
+    rows = connection.execute(query.order_by(col(Game.next_check_at), col(Game.id)).limit(batch))
     return [(at, game_id) for at, game_id in rows]
 
 
@@ -141,7 +142,7 @@ def sweep_game(bind: Engine | Connection, game_id: int, now: datetime) -> str | 
     the conditional UPDATE of ``_claim`` decides."""
     with Session(bind, expire_on_commit=False) as session:
         try:
-            query = select(Game).where(Game.id == game_id, Game.next_check_at <= now, Game.status == ACTIVE)
+            query = select(Game).where(Game.id == game_id, col(Game.next_check_at) <= now, Game.status == ACTIVE)
             if bind.dialect.name == "postgresql":
                 query = query.with_for_update(skip_locked=True, key_share=True)
             game = session.exec(query).first()
@@ -179,10 +180,12 @@ def _check(session: Session, game: Game, now: datetime) -> str | None:
         return None
     if not due:
         return "nothing"
+    assert game.id is not None  # a stored game
     for h in due:
         session.add(ReminderSent(game_id=game.id, ply=game.ply, hours=h, player_id=seat.player_id, sent_at=now))
     session.flush()  # a duplicate fails here, and the rollback undoes the mail too
     player = session.get(Player, seat.player_id)
+    assert player is not None  # the seat's foreign key holds a player
     _remind(session, game, player, seat, game.deadline - now)
     return "reminder"
 
@@ -197,7 +200,9 @@ def _remind(session: Session, game: Game, player: Player, seat: Seat, left: time
 def timeout(session: Session, game: Game, seat: Seat, now: datetime) -> str | None:
     """The mover's time ran out: apply the game's policy."""
     control = control_of(game)
+    assert control is not None  # _check times out only a game with a time control
     player = session.get(Player, seat.player_id)
+    assert player is not None  # the seat's foreign key holds a player
     kind = kind_of(game)
     who = f"player {kind.notation.player_label(seat.number)} ({player.display_name})"
     policy = control.on_timeout
@@ -216,6 +221,7 @@ def _record(session: Session, game: Game, seat: Seat, policy: str, outcome: str,
             ply: int | None = None) -> None:
     """The timeout of the turn after ``ply`` turns (default: the game's ply;
     pass it when the claim has already moved the game on)."""
+    assert game.id is not None  # a stored game
     session.add(Timeout(game_id=game.id, ply=game.ply if ply is None else ply, seat=seat.number, policy=policy,
                         outcome=outcome, created_at=now))
     session.flush()
@@ -284,6 +290,7 @@ def _out(session: Session, game: Game, seat: Seat, who: str, now: datetime) -> s
         if game.status == ACTIVE:
             notify.position(session, game, headline)
         else:
+            assert game.termination is not None  # the claim that ended the game set it
             notify.ended(session, game, game.termination + "." if len(left) == 1 else f"{headline} {game.termination[:1].upper()}{game.termination[1:]}.")
 
     if len(left) == 1:  # the game ends, no turn is played: the last player left wins
@@ -315,15 +322,18 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
     mover = mover_seat(session, game)
     if mover is None or game.deadline is None:
         raise Conflict(gettext('game %(id)s has no time limit, so there is no win to claim on time', id=game.id))
+    control = control_of(game)
+    assert control is not None  # a game with a deadline has a time control
     if mover.number == seat.number:
         raise Conflict(gettext('it is your own turn; play it instead of claiming'))
     if now < game.deadline:
         raise Conflict(gettext('the player to move has until %(deadline)s UTC; you may claim the win only after that', deadline=format(game.deadline, '%Y-%m-%d %H:%M')))
     if not _may_claim(session, game):
-        raise Conflict(gettext('in game %(id)s a turn whose time runs out is %(value)s by the server, so there is no win to claim', id=game.id, value=gettext('forfeited') if control_of(game).on_timeout == 'forfeit' else gettext('lost')))
+        raise Conflict(gettext('in game %(id)s a turn whose time runs out is %(value)s by the server, so there is no win to claim', id=game.id, value=gettext('forfeited') if control.on_timeout == 'forfeit' else gettext('lost')))
     kind = kind_of(game)
     label = kind.notation.player_label
     late = session.get(Player, mover.player_id)
+    assert late is not None  # the seat's foreign key holds a player
     others = [s.number for s, _ in seated_players(session, game) if s.number != mover.number]
     termination = (f"player {label(mover.number)} ({late.display_name}) ran out of time; "
                    f"player {label(seat.number)} ({player.display_name}) claimed the win")
@@ -332,7 +342,8 @@ def claim_win(session: Session, game_id: Any, player: Player, now: datetime | No
         session.rollback()
         raise Conflict(gettext('game %(id)s changed while you were looking (a turn may have been played); reload it', id=game.id))
     if not session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == ply)).first():
-        session.add(Timeout(game_id=game.id, ply=ply, seat=mover.number, policy=control_of(game).on_timeout,
+        assert game.id is not None  # a stored game
+        session.add(Timeout(game_id=game.id, ply=ply, seat=mover.number, policy=control.on_timeout,
                             outcome="claimed", created_at=now))
     notify.ended(session, game, termination + ".")
     session.commit()
@@ -351,7 +362,9 @@ def claimable(session: Session, game: Game, player: Player, now: datetime | None
 def _may_claim(session: Session, game: Game) -> bool:
     """Claims are for the claim policy, and for forfeit in games without a
     forfeited turn (the sweep then lets the game wait)."""
-    if control_of(game).on_timeout == "claim":
+    control = control_of(game)
+    assert control is not None  # the callers ask only of a game with a deadline, so with a time control
+    if control.on_timeout == "claim":
         return True
     row = session.exec(select(Timeout).where(Timeout.game_id == game.id, Timeout.ply == game.ply)).first()
     return row is not None and row.outcome == "waiting"

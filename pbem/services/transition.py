@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.base import winners_without
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
@@ -172,6 +172,7 @@ def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, t
     """A turn the server played for a player through the game's
     ``forfeit_turn``: stored with source ``clock`` and the record's ``--``,
     with the chance events that followed it (``happened``)."""
+    assert game.id is not None  # a stored game
     return Turn(game_id=game.id, ply=ply, seat=seat.number, player_id=seat.player_id, text=text,
                 canonical=FORFEIT, position=position, source=CLOCK_SOURCE, created_at=now, chance=happened)
 
@@ -179,8 +180,8 @@ def clock_turn(game: Game, ply: int, seat: Seat, position: str, now: datetime, t
 def out_seats(session: Session, game: Game) -> dict[int, int]:
     """The seats put out of the game on time: seat number -> the turns
     played when they went out."""
-    rows = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.out_after.is_not(None)))
-    return {seat.number: seat.out_after for seat in rows}
+    rows = session.exec(select(Seat).where(Seat.game_id == game.id, col(Seat.out_after).is_not(None)))
+    return {seat.number: seat.out_after for seat in rows if seat.out_after is not None}
 
 
 def short(text: str, limit: int = 200) -> str:

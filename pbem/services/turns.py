@@ -29,7 +29,7 @@ from pbem.services.stored import Seated, game_for_player, kind_of, load_game, lo
 from pbem.services import seat_settings, transition
 from pbem.services import visibility as views
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
-from pbem.services.transition import MAX_TURN, too_long  # noqa: F401  (the web and the API name them here)
+from pbem.services.transition import MAX_TURN as MAX_TURN, too_long as too_long  # noqa: F401  (the web and the API name them here)
 
 
 def for_players(message: str, position: str) -> str:
@@ -149,7 +149,9 @@ def _play(game: Game, seat_number: int, text: Any, seats: list[Seat] | None = No
 
 
 def _example(game: Game) -> str:
-    return kind_of(game).notation.example_turn()
+    example = kind_of(game).notation.example_turn()
+    assert example is not None  # its default ("...") when the notation has no example
+    return example
 
 
 @rolls_back
@@ -181,6 +183,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
     if seated is None or seated.seat_of(player) is None:
         seated = load_seated(session, game_id, player)  # NotFound, Forbidden
     game, seat = seated.game, seated.seat_of(player)
+    assert seat is not None  # load_seated refuses a player with no seat (Forbidden)
     check_seen(game, seen)
     if isinstance(text, str):  # refused before it is read (``write`` refuses it again, for every source)
         transition.refuse_too_long(game, text)
@@ -200,6 +203,7 @@ def submit_turn(session: Session, game_id: Any, player: Player, text: Any, seen_
         session.rollback()
         session.refresh(game)
         raise moved_on(game, seen)
+    assert written.turn is not None  # a move was given: its turn was written
     seat_settings.clear_folded(session, seats, dict(played.folded))
     session.commit()
     return Submitted(game, written.turn, written.skipped, seated)
