@@ -258,6 +258,7 @@ def plain_help(settings: MailSettings) -> str:
 
 def _status_line(ctx: Context) -> str:
     game = ctx.game
+    assert game is not None  # asked about a game (a command in it, or each of ``games``)
     kind = kind_of(game)
     head = f"Game {game.id} ({title_of(game)}), {game.ply} turn{'' if game.ply == 1 else 's'} played"
     if game.status != ACTIVE:
@@ -266,7 +267,7 @@ def _status_line(ctx: Context) -> str:
         return f"{head}: not started."
     mover = views.mover(game)
     names = {seat.number: player for seat, player in seated_players(ctx.session, game)}
-    who = names.get(mover)
+    who = names.get(mover) if mover is not None else None
     mine = who is not None and ctx.player is not None and who.id == ctx.player.id
     line = f"{head}; turn {game.ply + 1}: " + ("your turn." if mine else
                                                f"{who.display_name if who else 'nobody'} to move.")
@@ -294,6 +295,7 @@ def _seen(game: Game, cmd: c.Command) -> int:
 
 def turn(ctx: Context, cmd: c.Command) -> None:
     game, player = ctx.game, ctx.player
+    assert game is not None and player is not None  # a command in a game: the sender check set both
     seen = _seen(game, cmd)
     played = turns.preview_turn(ctx.session, game.id, player, cmd.argument, seat=ctx.seat_row)
     ctx.claim()
@@ -305,6 +307,7 @@ def turn(ctx: Context, cmd: c.Command) -> None:
 
 def preview(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     _seen(game, cmd)
     shown = turns.preview_turn(ctx.session, game.id, ctx.player, cmd.argument)
     ctx.claim()
@@ -315,6 +318,7 @@ def preview(ctx: Context, cmd: c.Command) -> None:
 
 def legal(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
+    assert game is not None  # a command in a game: the sender check set it
     if game.status != ACTIVE:
         raise GameNotActive(gettext('game %(id)s is %(status)s; no more turns can be played', id=game.id, status=gettext(game.status)))
     options = ctx.legal()
@@ -342,6 +346,7 @@ def board(ctx: Context, cmd: c.Command) -> None:
 
 def record(ctx: Context, cmd: c.Command) -> None:
     ctx.claim()
+    assert ctx.game is not None  # a command in a game: the sender check set it
     record_text = views.record_text(ctx.session, ctx.game, ctx.seat)
     ctx.reply(gettext('The record of game %(id)s:\n\n%(record_text)s', id=ctx.game.id, record_text=record_text), board=False)
     ctx.commit()
@@ -349,6 +354,7 @@ def record(ctx: Context, cmd: c.Command) -> None:
 
 def resign(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     if game.status != ACTIVE:
         raise GameNotActive(gettext('game %(id)s is %(status)s, so you cannot resign', id=game.id, status=gettext(game.status)))
     ctx.claim()
@@ -358,9 +364,11 @@ def resign(ctx: Context, cmd: c.Command) -> None:
 
 def draw(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     if game.status != ACTIVE:
         raise GameNotActive(gettext('game %(id)s is %(status)s, so you cannot offer a draw', id=game.id, status=gettext(game.status)))
     seat = seat_of(ctx.session, game, ctx.player)
+    assert seat is not None  # the sender check found the sender seated
     agreeing = gamestate.draw_offer_seats(game) | {seat.number}
     ctx.claim()
     if len(agreeing) == len(seats_of(ctx.session, game)):
@@ -374,6 +382,7 @@ def waiting_for(ctx: Context) -> str:
     """Why nothing can be played yet in a game that is inviting: who it waits
     for and how to accept."""
     game = ctx.game
+    assert game is not None  # a game waiting for its players
     waiting = [p for seat, p in seated_players(ctx.session, game) if seat.status != ACCEPTED]
     names = ", ".join(f"{p.display_name} ({p.email})" for p in waiting) or "nobody"
     text = f"game {game.id} ({title_of(game)}) has not started yet: it is waiting for {names} to accept the invitation"
@@ -387,6 +396,7 @@ def waiting_for(ctx: Context) -> str:
 
 def accept(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     if game.status != INVITING:
         hint = "; to agree to the draw on offer, reply 'draw'" if game.status == ACTIVE and game.draw_offer else ""
         raise GameNotActive(gettext('game %(id)s is %(status)s: there is no invitation to accept%(hint)s', id=game.id, status=gettext(game.status), hint=hint))
@@ -401,6 +411,7 @@ def accept(ctx: Context, cmd: c.Command) -> None:
 
 def decline(ctx: Context, cmd: c.Command) -> None:
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     if game.status != INVITING:
         raise GameNotActive(gettext('game %(id)s is %(status)s: there is no invitation to decline', id=game.id, status=gettext(game.status)))
     ctx.claim()
@@ -413,6 +424,7 @@ def set_setting(ctx: Context, cmd: c.Command) -> None:
     """``set <name> <value>``: change a setting the game lets a player change
     at any time (``pbem.services.seat_settings``), whoever's turn it is."""
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     changed = seat_settings.change(ctx.session, game.id, ctx.player, cmd.setting, cmd.argument, commit=False)
     ctx.claim()
     if changed.pending is None:
@@ -428,6 +440,7 @@ def set_setting(ctx: Context, cmd: c.Command) -> None:
 def settings_(ctx: Context, cmd: c.Command) -> None:
     """``settings``: the sender's settings in the game, as only they see them."""
     game = ctx.game
+    assert game is not None and ctx.player is not None  # a command in a game: the sender check set both
     seat = ctx.seat_row if ctx.seat_row is not None and ctx.seat_row.game_id == game.id else seat_of(
         ctx.session, game, ctx.player)
     shown = seat_settings.shown_to(game, seat) if seat is not None else []
@@ -458,6 +471,7 @@ def games(ctx: Context, cmd: c.Command) -> None:
     else:
         lines = [f"Your games ({ctx.msg.sender}):", ""]
         for game, _seat in rows:
+            assert game.id is not None and ctx.player is not None and ctx.player.id is not None  # stored rows
             ctx.game = game
             lines.append("  " + _status_line(ctx))
             address = make_reply_address(list(ctx.settings.secrets), ctx.settings.domain, game.id, ctx.player.id)
@@ -499,6 +513,7 @@ def new(ctx: Context, cmd: c.Command) -> None:
     if not _may_start(ctx):
         return
     creator = ctx.player
+    assert creator is not None  # _may_start refuses mail from no player
     ctx.claim()
     game = lifecycle.create_game(ctx.session, creator, cmd.argument, list(cmd.addresses), bots=cmd.bots)
     if game.status == ACTIVE and cmd.bots:
@@ -516,6 +531,7 @@ def puzzle(ctx: Context, cmd: c.Command) -> None:
     if not _may_start(ctx):
         return
     found = puzzles.load(ctx.session, cmd.argument)  # NotFound names the numbers there are
+    assert ctx.player is not None  # _may_start refuses mail from no player
     ctx.claim()
     game = puzzles.start_game(ctx.session, ctx.player, found.id)
     ctx.reply(gettext('Game %(id)s (%(found)s, %(found2)s) has started; the board comes in the next mail. Leaderboard: %(external)s', id=game.id, found=name_of(found), found2=par_text(found), external=links.external(f'/puzzles/{found.id}')), board=False)
@@ -542,6 +558,7 @@ def puzzle_list(ctx: Context, cmd: c.Command) -> None:
 
 def _refuse_new(ctx: Context, why: str) -> None:
     ctx.claim()
+    assert ctx.msg.sender is not None  # _process answers only mail with a sender
     if once_a_day(ctx.session, ctx.msg.sender, "new-refused"):
         ctx.reply(gettext('No game was started: %(why)s\n\n(You get this explanation at most once a day.)', why=why), board=False)
     ctx.commit()

@@ -52,7 +52,7 @@ def start(app: Flask, *, protocol: str | None = None, host: str | None = None, p
             stopping.set()
             wake.set()
 
-        listener.stop = stop  # type: ignore[method-assign]
+        listener.stop = stop  # type: ignore[method-assign]  # this listener's stop also ends its worker
     return listener
 
 
