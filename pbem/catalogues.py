@@ -23,7 +23,7 @@ from importlib import import_module, resources
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
@@ -125,7 +125,7 @@ def update(source: Source, language: str) -> None:
         write_po(handle, catalogue, width=100, omit_header=False, ignore_obsolete=True, sort_by_file=True)
 
 
-def message_ids(message) -> tuple[str, ...]:
+def message_ids(message: Message) -> tuple[str, ...]:
     return tuple(message.id) if isinstance(message.id, (tuple, list)) else (message.id,)
 
 

@@ -42,7 +42,7 @@ def setting_of(value: Any) -> str:
     return text if text in LANGUAGES else ""
 
 
-def _select_locale() -> str:
+def _select_locale() -> Locale:
     if has_request_context():
         player = g.get(READER_OF_REQUEST)
         current_player = current_app.extensions.get(PLAYER_OF_REQUEST)
@@ -77,7 +77,7 @@ def _of_request() -> tuple[str, Any] | None:
     outside a request.  ``read_in_language_of`` forgets them."""
     if not has_request_context():
         return None
-    found = g.get(_LANGUAGE_OF_REQUEST)
+    found: tuple[str, Any] | None = g.get(_LANGUAGE_OF_REQUEST)
     if found is None:
         locale = get_locale()
         found = (str(locale) if locale is not None else "en", get_domain().get_translations())
@@ -125,8 +125,9 @@ def gettext(string: str, **variables: Any) -> str:
     if catalogue is None:
         catalogue = _request_catalogue()
         if catalogue is None:
-            return _babel_gettext(string, **variables)
-    found = catalogue.ugettext(string)
+            text: str = _babel_gettext(string, **variables)
+            return text
+    found: str = catalogue.ugettext(string)
     return found % variables if variables else found
 
 
@@ -151,9 +152,11 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     if catalogue is None:
         catalogue = _request_catalogue()
         if catalogue is None:
-            return _babel_ngettext(singular, plural, num, **variables)
+            text: str = _babel_ngettext(singular, plural, num, **variables)
+            return text
     variables.setdefault("num", num)
-    return catalogue.ungettext(singular, plural, num) % variables
+    found: str = catalogue.ungettext(singular, plural, num)
+    return found % variables
 
 
 @contextmanager
