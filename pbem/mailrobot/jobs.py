@@ -19,7 +19,8 @@ from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from mail.imap import ImapConfig, poll_imap as poll_mailbox
+from mail.imap import ImapConfig
+from mail.imap import poll_imap as poll_mailbox
 from mail.worker import Pending, process_pending
 from pbem.mailrobot import inbox, outgoing, robot
 from pbem.mailrobot.settings import imap_config, mail_settings
