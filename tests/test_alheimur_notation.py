@@ -3,13 +3,24 @@ refusals name the step and the reason; records of rich random games (with
 battles) replay from their text and their rolls, and views hide cards."""
 
 import random
+import re
 
 import pytest
-
 from alheimur_helpers import GAME, position, world
 from alheimur_selfplay import random_turn, sensible_colonists
+
 from engine.alheimur.pieces import (
-    Board, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Place, Return, Turn,
+    Board,
+    Expand,
+    FireOrder,
+    Flip,
+    Fly,
+    Land,
+    Launch,
+    Migrate,
+    Place,
+    Return,
+    Turn,
 )
 from engine.base import settle_from_seed
 from engine.errors import IllegalTurnError, MalformedTurnError
@@ -177,3 +188,19 @@ def test_a_bad_position_string_is_refused_in_the_reader_s_language():
     with pytest.raises(PositionError) as refused:
         NOTATION.parse_position("9 play", {})
     assert str(refused.value).startswith("'9 play' has 2 fields; a position has 14 and then one per world")
+
+
+def test_a_position_names_a_ships_owner_apart_from_a_turns_orbit_and_still_reads_the_old_form():
+    # in a turn, 1F2 is a fighter of 2 in the orbit of world 1; in a position it was player 1's fighter of 2
+    s = position(world("1", on=HOME, orbit="2F2 1T3+1"), world("2", on="d1=2:3"), space="1F1")
+    text = NOTATION.format_position(s)
+    fields = text.split()
+    assert fields[13] == "p1F1"  # space
+    assert fields[14].endswith(":p1T3+1,p2F2") and fields[15].endswith(":-")  # world 1's orbit, world 2's
+    assert not re.search(r"(^|[:,.])[1-8][FT][1-3]", " ".join(fields[13:]).replace(" ", ":"))
+    assert NOTATION.parse_position(text) == s
+    old = re.sub(r"(?<=[:,.\s])p(?=[1-8][FT])", "", text)  # as positions were stored before
+    assert "p2F2" not in old and ":1T3+1,2F2" in old
+    assert NOTATION.parse_position(old) == s
+    assert NOTATION.format_position(NOTATION.parse_position(old)) == text
+    assert "p2F2" in NOTATION.text_diagram(s) and " 2F2" not in NOTATION.text_diagram(s)

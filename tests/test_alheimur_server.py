@@ -8,15 +8,15 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from alheimur_helpers import offered_with_seed
 from alheimur_selfplay import random_turn, sensible_colonists
+from test_email_game import served, sink  # noqa: F401 - fixtures
+from test_web_pages import sign_in
+
 from engine import chance
 from notation import record as records
 from notation.alheimur import KIND
 from pbem.services import games
-from test_email_game import served, sink  # noqa: F401 - fixtures
-from test_web_pages import sign_in
 
 SEED = "a1" * 32
 NAMES = ["alice", "bob", "carol"]
@@ -111,11 +111,12 @@ def short_game_turn(state, rng):
 def test_a_whole_three_player_game_by_mail(offered, served):  # noqa: F811 - the fixture
     from email import message_from_bytes, policy
 
+    from test_email_commands import client_reply, plain_text
+    from test_email_game import deliver, game_row
+
     from pbem.db import get_session
     from pbem.mailrobot import jobs
     from pbem.services.accounts import player_for_email
-    from test_email_commands import client_reply, plain_text
-    from test_email_game import deliver, game_row
 
     app, sink, listen_port = served
     with app.app_context():
@@ -163,3 +164,45 @@ def test_a_whole_three_player_game_by_mail(offered, served):  # noqa: F811 - the
     assert game.status == "finished" and game.ply == plies
     assert reports > 0
     assert {str(m["To"]) for m in over} == {f"{n}@example.org" for n in NAMES}
+
+
+def test_a_game_stored_in_the_old_position_form_loads_and_is_written_back_in_the_new(offered, app, client):
+    """Positions written before ships named their owner with ``p`` (``1F1``,
+    which a turn reads as a fighter of 1 in the orbit of world 1) are in the
+    database: the game still loads, its page and board show the new form,
+    and the position stored after the next turn is written in it."""
+    import re
+
+    from alheimur_helpers import position, world
+
+    from pbem.db import get_session
+    from pbem.models import Game, Turn
+    from pbem.services.accounts import player_for_email
+    from pbem.services.turns import submit_turn
+
+    battle = position(world("1", on="a4=1:1 b4=1:2 c4=1:1 a3=1:1 b3=1:3"),
+                      world("2", on="d1=2:3", orbit="1F1 2F1"), space="2T2", current=0)
+    old = re.sub(r"(?<=[:,.\s])p(?=[1-8][FT])", "", KIND.notation.format_position(battle))
+    assert ":1F1,2F1" in old and " 2T2 " in old  # the old form
+    with app.app_context():
+        session = get_session()
+        alice, bob = (player_for_email(session, f"{n}@example.org") for n in ("alice", "bob"))
+        game = games.create_game(session, alice, "alheimur", [alice.email, bob.email])
+        games.accept(session, game.id, bob)
+        session.add(Turn(game_id=game.id, ply=1, seat=1, player_id=bob.id, text="pass", canonical="pass",
+                         position=old, source="web"))
+        game.position, game.ply = old, 1
+        session.commit()
+        game_id = game.id
+    sign_in(client, app, "alice@example.org")
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    board = client.get(f"/games/{game_id}/board/1.txt").get_data(as_text=True)
+    assert "p1F1 p2F1" in board and "p2T2" in board
+    with app.app_context():
+        session = get_session()
+        submit_turn(session, game_id, player_for_email(session, "alice@example.org"), "2F1>S", 1, "web")
+        session.expire_all()
+        stored = session.get(Game, game_id).position
+    assert " p1F1.p2T2 " in stored and ":p2F1" in stored
+    assert not re.search(r"[\s:,.][1-8][FT][1-3]", stored)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 from alheimur_helpers import WHOLE, position, world
+
 from engine.base import settle_from_seed
 from notation import registry
 from notation.clicks import lazy_turns
@@ -43,7 +44,9 @@ def test_alheimur_territories_and_ships_are_clicked_on_the_worlds():
     drawn, more = areas(notation, state)
     assert {"1a4", "ship 1F2", "ship 1T3+1", "ship ST2"} <= drawn
     assert more.count("1a4") == 3  # a whole card: four tiles, one territory
-    assert "ship 2F2" not in drawn and "2F2" in drawn  # another player's ship: not the mover's to click
+    # another player's ship: not the mover's to click, labelled with its owner (p2F2), never as a move names
+    # a ship (2F2: a fighter of 2 in the orbit of world 2)
+    assert "ship 2F2" not in drawn and "p2F2" in drawn and "2F2" not in drawn
     clicked = {tuple(notation.turn_clicks(state, t)) for t in itertools.islice(lazy_turns(notation, state), 5000)}
     assert ("1a4", "=1") in clicked and ("ship 1F2", ">S") in clicked and ("ship 1T3+1", "!", "1a4") in clicked
     for clicks in clicked:

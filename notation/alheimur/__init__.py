@@ -10,18 +10,36 @@ from typing import Any, Mapping, Sequence
 
 from engine.alheimur import AlheimurGame, AlheimurState
 from engine.alheimur.deck import ELEMENT_COLOURS, ELEMENTS
-from engine.alheimur.pieces import AlheimurTurn, Colonists, Place, Pyramid, Ship, Turn, World
+from engine.alheimur.pieces import (
+    AlheimurTurn,
+    Colonists,
+    Place,
+    Pyramid,
+    Ship,
+    Turn,
+    World,
+)
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
 from engine.alheimur.setup import place_text
 from engine.alheimur.worlds import geometry
-from engine.i18n import N_, _
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, TurnError
+from engine.i18n import N_, _
 from notation.alheimur import clicks as alheimur_clicks
 from notation.alheimur import position as positions
 from notation.alheimur import turns
+from notation.base import (
+    Diagram,
+    GameKind,
+    Notation,
+    Piece,
+    SeatSetting,
+    Stack,
+    Tile,
+    Zone,
+    player_colour,
+)
 from notation.clicks import ClickOptions
-from notation.base import Diagram, GameKind, Notation, Piece, SeatSetting, Stack, Tile, Zone, player_colour
 from notation.quote import quote
 
 
@@ -128,8 +146,9 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
             zones.append(Zone(str(_("Space")), "stacks", ship_stacks(state.space, mover, "S")))
         if not zones:  # before the deal: nothing is built yet
             zones.append(Zone(str(_("No world is built yet")), "stacks", ()))
-        legend = (N_("Tiles: {tiles}; pyramids: player number and pips, i for an invader; ships: F fighter, "
-                     "T transport, + a marine").format(tiles=", ".join(f"{e} {n}" for e, n in ELEMENTS.items())),)
+        legend = (N_("Tiles: {tiles}; pyramids: player number and pips, i for an invader; ships: p and the "
+                     "player, F fighter or T transport, pips, + a marine (p2T3+1)").format(
+                         tiles=", ".join(f"{e} {n}" for e, n in ELEMENTS.items())),)
         return Diagram(0, 0, {}, tuple(caption(state)), legend, players=state.players, zones=tuple(zones))
 
     def text_diagram(self, state: AlheimurState) -> str:
@@ -145,7 +164,8 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
                                                     for x, y, c in state.building))
         lines.extend(caption(state))
         lines.append("Elements: " + ", ".join(f"{e} {n}" for e, n in ELEMENTS.items())
-                     + "; pyramids: player and pips (12 = player 1's 2), i invader")
+                     + "; pyramids: player and pips (12 = player 1's 2), i invader"
+                     + "; ships: p, player, F fighter or T transport, pips, +marine (p1T3+1)")
         return "\n".join(lines)
 
     def player_label(self, player: int) -> str:
@@ -293,12 +313,12 @@ def world_tiles(world: World) -> tuple[Tile, ...]:
 def ship_stacks(ships: tuple[Ship, ...], mover: int | None = None, zone: str = "") -> tuple[Stack, ...]:
     """The ships as stacks; those of ``mover`` (the player to play) are
     clicked as their moves name them (``ship 2F2``: a fighter of 2 in the
-    orbit of world 2; ``ship ST2+1`` in space: never a stack's label, which
-    names its owner, ``1F2``)."""
+    orbit of world 2; ``ship ST2+1`` in space); a stack's label names its
+    owner as positions do, ``p1F2`` (player 1's fighter of 2)."""
     stacks = []
     for s in ships:
         # a fighter lies on its side, a transport stands with its marine on top
-        body = Piece("pyramid", f"{s.owner + 1}{'F' if s.fighter else 'T'}{s.size}", s.owner, s.size, lying=s.fighter)
+        body = Piece("pyramid", positions.format_ship(replace(s, marine=0)), s.owner, s.size, lying=s.fighter)
         cargo = (Piece("pyramid", f"+{s.marine}", s.owner, s.marine),) if s.marine else ()
         click = f"ship {turns.ship_text(zone, s.size, s.fighter, s.marine)}" if s.owner == mover and zone else ""
         stacks.append(Stack(positions.format_ship(s), cargo + (body,), click=click))

@@ -16,8 +16,11 @@ card last-round orders space world...``
   ``h`` (hold) or ``f``, the players shot first, ``t`` for transports first
   (``f32t``); ``?`` another player's, which a player's view hides while
   the game is on.
-- ``space``: ships ``1F2`` (player, F or T, size, ``+marine``) joined by
-  ``.`` (``-``: none).
+- ``space``: ships ``p1F2`` (``p`` and the player, F or T, size,
+  ``+marine``: player 1's fighter of 2) joined by ``.`` (``-``: none).  The
+  ``p`` keeps a ship apart from the turn notation's ``1F2`` (a fighter of 2
+  in the orbit of world 1); positions written before it (``1F2``) still
+  read, and are written back with it.
 - each world: ``name:layout:orbit:pyramids:ships``, the layout four cards
   joined by ``.``, the orbit card or ``?``, pyramids ``a4=12`` (territory,
   player, size, ``i`` for an invader) and ships joined by ``,`` (``-``).
@@ -31,7 +34,13 @@ from typing import Any, Mapping
 
 from engine.alheimur.deck import DECK, turned
 from engine.alheimur.pieces import (
-    HIDDEN_ORDER, PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World,
+    HIDDEN_ORDER,
+    PER_SIZE,
+    AlheimurState,
+    FireOrder,
+    Pyramid,
+    Ship,
+    World,
 )
 from engine.alheimur.worlds import COMPASS, geometry
 from engine.errors import PositionError
@@ -41,11 +50,12 @@ from notation.quote import quote
 PHASES = ("deal", "build", "colonists", "play", "over")
 _CARDS = set(DECK)
 _NUM = re.compile(r"^(0|[1-9][0-9]{0,5})$")
-_SHIP = re.compile(r"^([1-8])([FT])([1-3])(?:\+([1-3]))?$")
+#: ``p1F2`` (``1F2``, without the ``p``, as positions were written before it: still read)
+_SHIP = re.compile(r"^p?([1-8])([FT])([1-3])(?:\+([1-3]))?$")
 _PIECE = re.compile(r"^([a-d][1-4])=([1-8])([1-3])(i?)$")
 _ORDER = re.compile(r"^(h|f([1-8]*)(t?))$")
 EXAMPLE = ("2 play 1 0 1 -/-/-/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?/?.?.?.?.?/?.?.?.?.? 1.2.3 4.5.6.7.8 1 - - - f/f - "
-           "1:AAEE.AEAE.FFFF.WWTT:?:a4=11:- ...")
+           "1:AAEE.AEAE.FFFF.WWTT:?:a4=11:p1F2 ...")
 
 
 def _bad(why: Any) -> PositionError:
@@ -54,7 +64,10 @@ def _bad(why: Any) -> PositionError:
 
 
 def format_ship(ship: Ship) -> str:
-    return f"{ship.owner + 1}{'F' if ship.fighter else 'T'}{ship.size}" + (f"+{ship.marine}" if ship.marine else "")
+    """``p1F2``: player 1's fighter of 2 (``p2T3+1``: player 2's transport of
+    3 carrying a marine of 1); never the turn notation's ``1F2``, a fighter
+    of 2 in the orbit of world 1."""
+    return f"p{ship.owner + 1}{'F' if ship.fighter else 'T'}{ship.size}" + (f"+{ship.marine}" if ship.marine else "")
 
 
 def format_order(order: FireOrder) -> str:
@@ -117,8 +130,8 @@ def _list(text: str, low: int, high: int, what: Any) -> tuple[int, ...]:
 def _ship(text: str, players: int) -> Ship:
     m = _SHIP.fullmatch(text)
     if not m or int(m[1]) > players:
-        raise _bad(_("a ship is a player (1-{players}), F or T, a size and any marine (1T3+1), not {text}",
-                     players=players, text=quote(text)))
+        raise _bad(_("a ship is p and a player (1-{players}), F or T, a size and any marine (p1T3+1: player "
+                     "1's transport of 3 carrying a marine of 1), not {text}", players=players, text=quote(text)))
     ship = Ship(int(m[1]) - 1, int(m[3]), m[2] == "F", int(m[4] or 0))
     if ship.fighter and ship.marine or ship.marine > ship.size:
         raise _bad(_("{text}: only transports carry marines, no larger than themselves", text=quote(text)))
