@@ -9,11 +9,14 @@ import click
 
 from engine.i18n import LANGUAGES, language
 
-from pbem.cli.bot import bot
-from pbem.cli.engine import position, record
-from pbem.cli.play import play
-from pbem.cli.scheduler import scheduler
-from pbem.cli.serve import migrate, serve
+# the command modules are imported as modules, so that ``pbem.cli.serve``
+# (and the others) stay the modules, not the commands of the same name
+from pbem.cli import bot as bot_commands
+from pbem.cli import engine as engine_commands
+from pbem.cli import mail as mail_commands
+from pbem.cli import play as play_commands
+from pbem.cli import scheduler as scheduler_commands
+from pbem.cli import serve as serve_commands
 from pbem.cli.settings import set_for_command
 from pbem.config import INSTANCE_VARIABLE, ConfigError
 
@@ -46,11 +49,11 @@ def main(ctx: click.Context, instance: str | None, language_code: str) -> None:
     ctx.with_resource(language(language_code))
 
 
-main.add_command(position)
-main.add_command(record)
-main.add_command(serve)
-main.add_command(migrate)
-main.add_command(play)
-main.add_command(__import__("pbem.cli.mail", fromlist=["mail"]).mail)
-main.add_command(scheduler)
-main.add_command(bot)
+main.add_command(engine_commands.position)
+main.add_command(engine_commands.record)
+main.add_command(serve_commands.serve)
+main.add_command(serve_commands.migrate)
+main.add_command(play_commands.play)
+main.add_command(mail_commands.mail)
+main.add_command(scheduler_commands.scheduler)
+main.add_command(bot_commands.bot)
