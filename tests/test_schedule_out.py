@@ -19,7 +19,7 @@ from pbem.services import records
 from pbem.models import Game, OutboxMessage, Seat, Turn
 from pbem.models.clock import Timeout
 from pbem.services.stored import kind_of, state_of
-from pbem.clock.deadlines import mover_seat
+from pbem.services.clock.deadlines import mover_seat
 from pbem.services import sweep as sweeping
 from pbem.services import transition, turns
 from pbem.services.errors import GameMovedOn

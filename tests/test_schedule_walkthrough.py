@@ -28,7 +28,7 @@ from pbem.models import Game, OutboxMessage, Turn
 from pbem.mailrobot import jobs
 from pbem.models.clock import Timeout
 from pbem.services.stored import kind_of
-from pbem.clock.deadlines import mover_seat
+from pbem.services.clock.deadlines import mover_seat
 from pbem.services import sweep as sweeping
 from pbem.services import digest, games, turns, vacations
 from pbem.services.errors import BadInput, Conflict

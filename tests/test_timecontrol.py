@@ -4,7 +4,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pbem.clock.control import Clock, TimeControl, TimeControlError, counted, deadline
+from pbem.services.clock.control import Clock, TimeControl, TimeControlError, counted, deadline
 
 UTC = timezone.utc
 FRIDAY_NOON = datetime(2026, 11, 27, 12, tzinfo=UTC)  # a Friday

@@ -30,7 +30,7 @@ from pbem.services import games, puzzles, seat_settings, sweep, turns
 from pbem.services import visibility as views
 from pbem.services.bot_seats import offered_levels
 from pbem.services.schedule import schedule_data
-from pbem.clock.deadlines import check_bank_cap
+from pbem.services.clock.deadlines import check_bank_cap
 from pbem.services.turns import too_long
 from pbem.services.errors import BadInput, NotFound, ServiceError
 

@@ -25,7 +25,7 @@ from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences
 from pbem.services.stored import seated_players, title_of, to_move
 from pbem.services import outbox
-from pbem.clock.deadlines import parse_hours
+from pbem.services.clock.deadlines import parse_hours
 from pbem.services.errors import BadInput
 
 

@@ -38,7 +38,7 @@ from pbem.models.puzzles import PublishedSeedGame, Puzzle
 from pbem.services.stored import game_for_player, is_solitaire, kind_of, load_game, seat_of, seated_players, seats_of, settled, start_state
 from pbem.services import bot_seats as bot_players
 from pbem.services import gamestate, invitations, notify, refusals
-from pbem.clock.deadlines import start_values, time_control_for
+from pbem.services.clock.deadlines import start_values, time_control_for
 from pbem.services.accounts import TooMany, normalize_email, player_for_email, sign_in_link
 from pbem.services.errors import BadInput, Conflict, GameNotActive
 

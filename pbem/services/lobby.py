@@ -15,7 +15,7 @@ from pbem.models import INVITING, Game, Player
 from pbem.services.stored import games_of, seated_players, title_of
 from notation import registry
 from pbem.services import ratings, results
-from pbem.clock import deadlines as time_control
+from pbem.services.clock import deadlines as time_control
 from pbem.services.errors import NotFound
 
 

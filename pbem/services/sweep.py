@@ -1,6 +1,6 @@
 """The deadline sweep and the timeout policies: reminders sent when due,
 and what happens when a deadline passes (claim, forfeit, out); claiming the
-win on time.  Each turn's deadline is ``pbem.clock.deadlines``.
+win on time.  Each turn's deadline is ``pbem.services.clock.deadlines``.
 
 Deadlines live in the database.  ``games.next_check_at`` (indexed) holds the
 next moment the sweep must look at a game: the next reminder due or the
@@ -45,7 +45,7 @@ from pbem.services import gamestate, notify, transition
 from pbem.services.transition import CLOCK_SOURCE, Move, out_seats, short
 from pbem.services.errors import Conflict, GameNotActive
 from pbem.services.sweep_reminders import remind_many, reminder_mail
-from pbem.clock.deadlines import (
+from pbem.services.clock.deadlines import (
     control_of,
     mover_seat,
     next_check,

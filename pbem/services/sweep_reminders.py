@@ -41,7 +41,7 @@ from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
 from pbem.services.stored import kind_of, state_of, title_of
 from pbem.services import gamestate, notify, outbox
 from pbem.services.refusals import refusing
-from pbem.clock.deadlines import control_of, next_check, parse_hours
+from pbem.services.clock.deadlines import control_of, next_check, parse_hours
 
 log = logging.getLogger(__name__)
 

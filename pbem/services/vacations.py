@@ -22,7 +22,7 @@ from pbem import links
 from pbem.db import rolls_back
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models.clock import Vacation
-from pbem.clock import deadlines as time_control
+from pbem.services.clock import deadlines as time_control
 from pbem.services.errors import BadInput, Conflict
 
 DEFAULT_DAYS = 30

@@ -14,7 +14,7 @@ from pbem.db import get_session
 from pbem.i18n import gettext
 from pbem.services import accounts, digest, vacations
 from pbem.services.schedule import schedule_data
-from pbem.clock.deadlines import check_bank_cap
+from pbem.services.clock.deadlines import check_bank_cap
 from pbem.services.errors import ServiceError
 from pbem.web.auth import sign_in_required, signed_in_player
 
