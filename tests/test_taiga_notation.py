@@ -96,9 +96,21 @@ def test_the_example_position_reads_and_bad_positions_say_what_is_wrong():
     with pytest.raises(PositionError, match="has 1 fields, not 10"):
         read_position("ST@0,0")
     with pytest.raises(PositionError, match="does not fit"):
-        read_position(EXAMPLE.replace("S4@0,1r2", "S4@0,1"))
+        read_position(EXAMPLE.replace("S4@0,1turn180", "S4@0,1"))
     with pytest.raises(PositionError, match="the set has"):
         read_position(EXAMPLE.replace("?*69", "?*68"))
+
+
+def test_a_rotation_is_written_in_degrees_in_turns_and_positions_and_quarter_turns_still_read():
+    older = "ST@0,0/S4@0,1r2 1s@0,1s - 10/10 -/- - ?*69 ? 2 -"  # as positions were written before
+    assert EXAMPLE == older.replace("r2", "turn180")
+    for written in (older, EXAMPLE, older.replace("r2", "r180"), older.replace("r2", "t180")):
+        assert NOTATION.format_position(read_position(written)) == EXAMPLE
+    state = laid(drawn="S4")
+    for written in ("S4 at 0,1 turn 180", "S4 at 0,1 r2", "S4@0,1r2", "S4@0,1turn180", "S4 0,1 r180"):
+        assert NOTATION.format_turn(state, NOTATION.parse_turn(state, written)) == "S4 at 0,1 turn 180"
+    with pytest.raises(PositionError, match="'turn90', 'turn180' or 'turn270'"):
+        read_position(older.replace("r2", "r4"))
 
 
 def _random_game(players: int, seed: str, rng: random.Random):

@@ -7,8 +7,10 @@ y to the north (up), both may go negative.  A tile's turn is 0, 90, 180 or
 Spots on a tile are named by a side as it lies: ``n e s w``; ``c`` the camp.
 
 Turns (canonical; input is forgiving about case, spacing, punctuation,
-"at", "north" for "n", "rotate"/"r" for "turn", and fills in what only one
-choice would fit)::
+"at", "north" for "n", "rotate"/"r" for "turn", ``r1``-``r3`` for the
+quarter turns older position strings wrote, and fills in what only one
+choice would fit).  A turn is written in degrees clockwise, ``turn 90``,
+in turns and positions alike (``S4@1,0turn90`` in a position)::
 
     S4 at 1,0 turn 90                 lay S4 (the drawn tile, or a discard)
     S4 at 1,0 turn 90, surveyor e     ... and a surveyor on its forest at e
@@ -30,14 +32,46 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Mapping
 
+from engine.errors import (
+    AmbiguousTurnError,
+    GameOverError,
+    IllegalTurnError,
+    MalformedTurnError,
+    TurnError,
+)
 from engine.i18n import N_, Text, _
-from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
 from engine.taiga.scoring import final_scoring
-from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, TaigaState, TaigaTurn
-from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, Turned, canonical_turn, turned, turns_of
-from notation.base import Card, Diagram, GameKind, Notation, Tile, TileShape, Zone, player_colour
+from engine.taiga.state import (
+    HIDDEN,
+    MEEPLES,
+    Choose,
+    Discard,
+    Place,
+    Placed,
+    TaigaState,
+    TaigaTurn,
+)
+from engine.taiga.tiles import (
+    CAMP_SPOT,
+    DIRECTIONS,
+    KINDS,
+    Turned,
+    canonical_turn,
+    turned,
+    turns_of,
+)
+from notation.base import (
+    Card,
+    Diagram,
+    GameKind,
+    Notation,
+    Tile,
+    TileShape,
+    Zone,
+    player_colour,
+)
 from notation.quote import quote
 from notation.taiga.pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
 from notation.taiga.positions import EXAMPLE, read_position, write_position
@@ -55,7 +89,7 @@ _NUM = r"([+-]?[0-9]{1,4})"
 _COORD = rf"{_NUM}\s*[, ]\s*{_NUM}"
 _PLACE = re.compile(rf"^(?:place\s+|lay\s+|play\s+)?([a-z]{{1,2}}[0-9]?)\s*(?:at\s+|@\s*|\s)\s*{_COORD}(.*)$")
 _ITEM = re.compile(
-    rf"(?P<turn>(?:turn(?:ed)?|rotated?|rot|r|t)\s*(?P<deg>[0-9]{{1,4}})(?:\s*(?:deg(?:rees)?|cw))?)"
+    rf"(?P<turn>(?P<how>turn(?:ed)?|rotated?|rot|r|t)\s*(?P<deg>[0-9]{{1,4}})(?:\s*(?:deg(?:rees)?|cw))?)"
     rf"|(?P<truck>truck\s*(?:at\s+|on\s+)?(?:{_COORD})(?:\s*{_SIDE})?)"
     rf"|(?P<surveyor>(?:surveyor|survey|meeple)(?:\s+(?:at\s+|on\s+)?{_SIDE})?)"
     r"|(?P<keeper>(?:keeper|keep(?:\s+the)?\s+camp|camp))"
@@ -133,6 +167,8 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             at = item.end()
             if item["turn"]:
                 degrees = int(item["deg"])
+                if item["how"] == "r" and item["deg"] in ("1", "2", "3"):
+                    degrees *= 90  # r1 to r3: quarter turns, as older position strings wrote them
                 if degrees not in _DEGREES or turn_deg is not None:
                     raise _malformed(text, _("a tile turns 0, 90, 180 or 270 degrees clockwise, once"))
                 turn_deg = _DEGREES[degrees]

@@ -16,13 +16,31 @@ from typing import Any
 from engine.errors import PositionError
 from engine.i18n import _
 from engine.taiga import board as maps
-from engine.taiga.state import HIDDEN, MEEPLES, ROLES, Pending, Piece, Placed, TaigaState
-from engine.taiga.tiles import CAMP_SPOT, KINDS, SPECIES, START, STEP, canonical_turn, total_tiles, turned
+from engine.taiga.state import (
+    HIDDEN,
+    MEEPLES,
+    ROLES,
+    Pending,
+    Piece,
+    Placed,
+    TaigaState,
+)
+from engine.taiga.tiles import (
+    CAMP_SPOT,
+    KINDS,
+    SPECIES,
+    START,
+    STEP,
+    canonical_turn,
+    total_tiles,
+    turned,
+)
 from notation.quote import quote
 
-
 _N = r"[+-]?[0-9]{1,3}"
-_TILE = re.compile(rf"^([A-Z]{{1,2}}[0-9]?)@({_N}),({_N})(?:r([0-3]))?$")
+#: a tile of the map: its code, where, and its turn, written ``turn90`` (degrees clockwise, as in turns);
+#: read too as ``r90`` or ``t90``, and as the quarter turns ``r1`` to ``r3`` of older positions
+_TILE = re.compile(rf"^([A-Z]{{1,2}}[0-9]?)@({_N}),({_N})(?:r([0-3])|(?:turn|r|t)(0|90|180|270))?$")
 _PIECE = re.compile(rf"^([1-5])([sltk])@({_N}),({_N})([nesw]|c)$")
 _KEY = re.compile(rf"^({_N}),({_N})([nesw])$")
 _PENDING = re.compile(rf"^([1-5])@({_N}),({_N})([nesw])$")
@@ -30,7 +48,7 @@ _PILE_ITEM = re.compile(r"^([A-Z]{1,2}[0-9]?|\?)\*([0-9]{1,3})$")
 _MONEY = re.compile(r"^[0-9]{1,5}$")
 _MOVER = re.compile(r"^[1-5]$")
 _ROLE = {r[0]: r for r in ROLES}
-EXAMPLE = "ST@0,0/S4@0,1r2 1s@0,1s - 10/10 -/- - ?*69 ? 2 -"
+EXAMPLE = "ST@0,0/S4@0,1turn180 1s@0,1s - 10/10 -/- - ?*69 ? 2 -"
 
 
 def _write_pile(pile: tuple[str, ...]) -> str:
@@ -68,10 +86,10 @@ def read_position(text: str) -> TaigaState:
     for index, item in enumerate(tiles_t.split("/")):
         m = _TILE.match(item)
         if not m or m[1] not in KINDS:
-            raise _bad(_("a tile on the map is its code, '@x,y' and 'r1' to 'r3' when turned, such as S4@1,0r1; "
-                         "not {text}", text=quote(item)))
+            raise _bad(_("a tile on the map is its code, '@x,y' and, when turned, 'turn90', 'turn180' or "
+                         "'turn270' (degrees clockwise), such as S4@1,0turn90; not {text}", text=quote(item)))
         x, y, code = int(m[2]), int(m[3]), m[1]
-        turn = canonical_turn(code, int(m[4] or 0))
+        turn = canonical_turn(code, int(m[4]) if m[4] else int(m[5] or 0) // 90)
         if index == 0 and (code, x, y, turn) != (START, 0, 0, 0):
             raise _bad(_("the map starts with the start tile at 0,0 (ST@0,0)"))
         if index and ((x, y) in seen or not any((x + dx, y + dy) in seen for dx, dy in STEP)):
@@ -187,7 +205,7 @@ def read_position(text: str) -> TaigaState:
 
 def write_position(state: TaigaState) -> str:
     """The canonical position string of ``state``."""
-    tiles = "/".join(f"{p.code}@{p.x},{p.y}" + (f"r{p.turn}" if p.turn else "") for p in state.placed)
+    tiles = "/".join(f"{p.code}@{p.x},{p.y}" + (f"turn{90 * p.turn}" if p.turn else "") for p in state.placed)
     pieces = "/".join(f"{p.player + 1}{p.role[0]}@{p.x},{p.y}{p.spot}" for p in state.pieces) or "-"
     logged = "/".join(f"{x},{y}{s}" for x, y, s in state.logged) or "-"
     money = "/".join(str(m) for m in state.money)
