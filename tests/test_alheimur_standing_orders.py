@@ -11,16 +11,24 @@ from __future__ import annotations
 import html
 
 import pytest
-from sqlmodel import Session, select
-
 from alheimur_helpers import offered_with_seed, position, world
-from engine.alheimur.pieces import FireOrder, Turn as PlayTurn
+from sqlmodel import Session, select
+from test_email_commands import (  # noqa: F401  (fixture)
+    fresh_mail,
+    outbox_rows,
+    plain_text,
+    reply_address,
+    robot,
+)
+from test_web_pages import csrf, sign_in
+
+from engine.alheimur.pieces import FireOrder
+from engine.alheimur.pieces import Turn as PlayTurn
 from engine.alheimur.rules import play_out
+from engine.errors import MalformedTurnError
 from notation.alheimur import NOTATION
 from pbem.models import Game, Seat, Turn
 from pbem.services import games
-from test_email_commands import fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401  (fixture)
-from test_web_pages import csrf, sign_in
 
 SEED = "b2" * 32
 HOME = "a4=1:1 b4=1:2 c4=1:1 a3=1:1 b3=1:3"  # stays alive
@@ -118,6 +126,33 @@ def test_each_player_sees_only_their_own_standing_order_while_the_game_is_on():
     assert NOTATION.private_turn_text(text, 0, 0) == "pass; hold; standing fire 2 t"
     assert NOTATION.private_turn_text(text, 0, 1) == "pass; hold; standing 2 hold"
     assert NOTATION.private_turn_text(text, 0, None) == "pass; hold"
+
+
+
+def test_standing_then_a_player_number_and_t_is_the_movers_own_order_not_another_players():
+    """``standing 2 t`` was read as player 2's order (which only the server
+    writes) and refused as no fire order; a player means ``standing fire 2
+    t``.  Only ``standing 2`` followed by ``fire`` or ``hold`` is player 2's."""
+    three = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F1 2F1"), world("3", on="d1=3:3"),
+                     players=3, current=0)
+    own = FireOrder(False, (1,), True)
+    for text in ("pass; standing 2 t", "pass; standing fire 2 t", "pass; STANDING 2, T", "pass\nstanding 2 t"):
+        turn = NOTATION.parse_turn(three, text)
+        assert turn.standing == own and turn.standings == (), text
+        assert NOTATION.format_turn(three, turn) == "pass; standing fire 2 t"
+    assert NOTATION.parse_turn(three, "pass; standing 3 2").standing == FireOrder(False, (2, 1), False)
+    assert NOTATION.parse_turn(three, "pass; standing t").standing == FireOrder(False, (), True)
+    assert NOTATION.parse_turn(three, "pass; at 2 3 t").fire_at == (("2", FireOrder(False, (2,), True)),)
+    other = NOTATION.parse_turn(three, "pass; standing 2 hold; standing 3 fire 1 t")
+    assert other.standing is None and other.standings == ((1, FireOrder(hold=True)), (2, FireOrder(False, (0,), True)))
+    # as written, the mover's order stays the mover's secret
+    assert NOTATION.private_turn_text("pass; standing 2 t", 0, 0) == "pass; standing 2 t"
+    assert NOTATION.private_turn_text("pass; standing 2 t", 0, 1) == "pass"
+    # set outside a turn, by mail or on the page: the same words
+    assert NOTATION.read_setting(three, 0, "fire", "2 t") == "fire 2 t"
+    assert NOTATION.read_setting(three, 0, "fire", "standing 2 t") == "fire 2 t"
+    with pytest.raises(MalformedTurnError, match="starts with 'fire' or is 'hold', not 'x'"):
+        NOTATION.parse_turn(three, "pass; standing x")
 
 
 # -- by mail, on the web, through the API ---------------------------------------------------------
@@ -242,9 +277,9 @@ def test_a_change_made_while_a_turn_is_played_waits_for_the_next_turn(offered, a
     before the turn was stored: the turn carries ``hold`` and clears
     nothing, so ``fire 1 t`` is folded into the next turn."""
     from pbem.db import get_session
-    from pbem.services.stored import load_seated
     from pbem.services import seat_settings
     from pbem.services.accounts import player_for_email
+    from pbem.services.stored import load_seated
     from pbem.services.turns import submit_turn
 
     game_id, alice, bob = battle_game(app)
@@ -284,9 +319,10 @@ def test_a_game_played_from_its_deal_replays_from_its_record_with_an_order_set_o
     import random
 
     from alheimur_selfplay import random_turn, sensible_colonists
-    from pbem.services import records as stored_records
+
     from notation import record as record_format
     from pbem.db import get_session
+    from pbem.services import records as stored_records
     from pbem.services import seat_settings
     from pbem.services import visibility as views
     from pbem.services.accounts import player_for_email

@@ -220,7 +220,8 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
         for section in sections:
             words = section.split()
             if words and words[0].lower() in ("standing", "stand"):
-                whose = int(words[1]) - 1 if len(words) > 1 and words[1].isdigit() else mover
+                other = turns.standing_player(words)
+                whose = mover if other is None else other
                 if whose != viewer:
                     continue
             kept.append(section)

@@ -25,9 +25,11 @@ new lines::
     fire 3 t       this turn's fire: player 3's ships first, transports
                    first; ``fire`` alone is the default, ``hold`` never
     at 2 hold      the fire at one world (over ``fire`` there)
-    standing hold  a new standing fire order (same words)
+    standing hold  a new standing fire order (same words; ``standing fire
+                   3 t``, also read from ``standing 3 t``)
     standing 3 hold  player 3's new standing order, set outside their
-                   turn and folded into this one by the server
+                   turn and folded into this one by the server (``standing
+                   N`` then ``fire`` or ``hold``: only the server writes it)
     pass           nothing at all
 
 Moves are put in step order (the rules allow no other); setup turns are a
@@ -41,16 +43,30 @@ import re
 import unicodedata
 from typing import Union
 
+from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
-    STEP, AlheimurState, Board, Civilize, Colonists, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate,
-    Move, Place, Return, Turn,
+    STEP,
+    AlheimurState,
+    Board,
+    Civilize,
+    Colonists,
+    Expand,
+    FireOrder,
+    Flip,
+    Fly,
+    Land,
+    Launch,
+    Migrate,
+    Move,
+    Place,
+    Return,
+    Turn,
 )
 from engine.alheimur.setup import place_text, read_place_text
-from engine.alheimur.movement import move
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry, tile_at
-from engine.i18n import Text, _
 from engine.errors import IllegalTurnError, MalformedTurnError
+from engine.i18n import Text, _
 from notation.quote import quote
 
 HELP = _("an Alheimur turn lists expansion actions and moves such as '2b3+2 2c4-d4 2b3^F 2F1>S', then, "
@@ -103,9 +119,13 @@ def territory(state: AlheimurState, world: str, tile: str, token: str) -> str:
 
 
 def read_fire(words: list[str], text: str, players: int) -> FireOrder:
-    """``hold``, or ``fire`` then player numbers and ``t`` (transports first)."""
+    """``hold``, or ``fire`` then player numbers and ``t`` (transports first);
+    without its ``fire``, player numbers and ``t`` are read as after it
+    (``3 t`` as ``fire 3 t``)."""
     if not words:
         raise _malformed(text, _("a fire order is 'fire', 'fire 3 t' or 'hold'"))
+    if re.fullmatch(r"[1-8]|t|transports?|f|fighters?", words[0]):
+        words = ["fire"] + words
     head, rest = words[0], words[1:]
     if head == "hold" and not rest:
         return FireOrder(hold=True)
@@ -125,6 +145,17 @@ def read_fire(words: list[str], text: str, players: int) -> FireOrder:
             raise _malformed(text, _("in a fire order, {word} is neither a player (1-{players}) nor 't'",
                                      word=quote(word), players=players))
     return FireOrder(False, tuple(order), transports)
+
+
+def standing_player(words: list[str]) -> int | None:
+    """The player (0-based) another player's order in a ``standing`` section
+    is for, as the server folds it in: ``standing 2 hold``, ``standing 2 fire
+    3 t``; None for the section's own player's order, which is also
+    ``standing 2 t`` (what a player means by it: ``standing fire 2 t``, their
+    ships to shoot player 2's first, transports first)."""
+    if len(words) > 2 and words[1].isdigit() and words[2].lower() in ("fire", "hold"):
+        return int(words[1]) - 1
+    return None
 
 
 def fire_text(order: FireOrder) -> str:
@@ -149,8 +180,8 @@ def read_play(state: AlheimurState, text: str) -> Turn:
         head = words[0]
         key = {"battles": "battles", "battle": "battles", "b": "battles", "fire": "fire", "hold": "fire",
                "standing": "standing", "stand": "standing", "at": "at"}.get(head)
-        if key == "standing" and len(words) > 1 and words[1].isdigit():
-            key = "standing N"  # another player's, once per player
+        if key == "standing" and standing_player(words) is not None:
+            key = "standing N"  # another player's, once per player ('standing 2 t' is the mover's own)
         if key in seen and key not in ("at", "standing N"):
             raise _malformed(text, _("'{key}' is given twice", key=key))
         if key == "at":
