@@ -13,13 +13,7 @@ from taiga_helpers import GAME, laid, play
 
 from engine import chance
 from engine.base import settle_from_seed
-from engine.errors import (
-    AmbiguousTurnError,
-    IllegalTurnError,
-    MalformedTurnError,
-    PositionError,
-    RecordError,
-)
+from engine.errors import AmbiguousTurnError, IllegalTurnError, MalformedTurnError, PositionError, RecordError
 from engine.taiga.state import Choose, Discard, Place
 from notation import record as records
 from notation import registry
@@ -111,6 +105,24 @@ def test_a_rotation_is_written_in_degrees_in_turns_and_positions_and_quarter_tur
         assert NOTATION.format_turn(state, NOTATION.parse_turn(state, written)) == "S4 at 0,1 turn 180"
     with pytest.raises(PositionError, match="'turn90', 'turn180' or 'turn270'"):
         read_position(older.replace("r2", "r4"))
+
+
+def test_during_a_pending_choice_the_position_names_who_chooses_now_then_who_lays_the_next_tile():
+    # player 1 completes player 3's forest: player 3 chooses now, player 2 lays the next tile
+    state = play(laid(money=(10, 10, 10), pieces=[(3, "surveyor", 0, 0, "n")], drawn="S1"), "S1 at 0,1 turn 180")
+    written = NOTATION.format_position(state)
+    fields = written.split()
+    assert GAME.to_move(state) == 2 and state.mover == 1 and fields[8:] == ["3>2", "3@0,1s"]
+    assert read_position(written) == state
+    assert NOTATION.format_position(GAME.view(state, 0)) == \
+        "ST@0,0/S1@0,1turn180 3s@0,0n - 10/10/10 -/-/- - ?*70 - 3>2 3@0,1s"  # the guide's example
+    older = " ".join(fields[:8] + ["2", fields[9]])  # as positions were written before: the next to lay a tile
+    assert read_position(older) == state
+    with pytest.raises(PositionError, match="player 3 is to move, choosing for the first pending forest"):
+        read_position(" ".join(fields[:8] + ["1>2", fields[9]]))
+    with pytest.raises(PositionError, match="only while a choice is pending"):
+        read_position(EXAMPLE.replace(" 2 -", " 1>2 -"))
+    assert NOTATION.format_position(read_position(EXAMPLE)).split()[8] == "2"  # no choice pending: one number
 
 
 def _random_game(players: int, seed: str, rng: random.Random):

@@ -32,46 +32,14 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Mapping
 
-from engine.errors import (
-    AmbiguousTurnError,
-    GameOverError,
-    IllegalTurnError,
-    MalformedTurnError,
-    TurnError,
-)
+from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, TurnError
 from engine.i18n import N_, Text, _
 from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
 from engine.taiga.scoring import final_scoring
-from engine.taiga.state import (
-    HIDDEN,
-    MEEPLES,
-    Choose,
-    Discard,
-    Place,
-    Placed,
-    TaigaState,
-    TaigaTurn,
-)
-from engine.taiga.tiles import (
-    CAMP_SPOT,
-    DIRECTIONS,
-    KINDS,
-    Turned,
-    canonical_turn,
-    turned,
-    turns_of,
-)
-from notation.base import (
-    Card,
-    Diagram,
-    GameKind,
-    Notation,
-    Tile,
-    TileShape,
-    Zone,
-    player_colour,
-)
+from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, TaigaState, TaigaTurn
+from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, Turned, canonical_turn, turned, turns_of
+from notation.base import Card, Diagram, GameKind, Notation, Tile, TileShape, Zone, player_colour
 from notation.quote import quote
 from notation.taiga.pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
 from notation.taiga.positions import EXAMPLE, read_position, write_position

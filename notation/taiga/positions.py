@@ -16,25 +16,8 @@ from typing import Any
 from engine.errors import PositionError
 from engine.i18n import _
 from engine.taiga import board as maps
-from engine.taiga.state import (
-    HIDDEN,
-    MEEPLES,
-    ROLES,
-    Pending,
-    Piece,
-    Placed,
-    TaigaState,
-)
-from engine.taiga.tiles import (
-    CAMP_SPOT,
-    KINDS,
-    SPECIES,
-    START,
-    STEP,
-    canonical_turn,
-    total_tiles,
-    turned,
-)
+from engine.taiga.state import HIDDEN, MEEPLES, ROLES, Pending, Piece, Placed, TaigaState
+from engine.taiga.tiles import CAMP_SPOT, KINDS, SPECIES, START, STEP, canonical_turn, total_tiles, turned
 from notation.quote import quote
 
 _N = r"[+-]?[0-9]{1,3}"
@@ -46,7 +29,10 @@ _KEY = re.compile(rf"^({_N}),({_N})([nesw])$")
 _PENDING = re.compile(rf"^([1-5])@({_N}),({_N})([nesw])$")
 _PILE_ITEM = re.compile(r"^([A-Z]{1,2}[0-9]?|\?)\*([0-9]{1,3})$")
 _MONEY = re.compile(r"^[0-9]{1,5}$")
-_MOVER = re.compile(r"^[1-5]$")
+#: who is to move: the player to lay a tile; while a choice is pending, the player who chooses now, '>'
+#: and the player to lay the next tile (``2>3``).  A lone number with a choice pending is read as older
+#: positions wrote it: the player to lay the next tile (the chooser is the pending field's first)
+_MOVER = re.compile(r"^([1-5])(?:>([1-5]))?$")
 _ROLE = {r[0]: r for r in ROLES}
 EXAMPLE = "ST@0,0/S4@0,1turn180 1s@0,1s - 10/10 -/- - ?*69 ? 2 -"
 
@@ -184,10 +170,12 @@ def read_position(text: str) -> TaigaState:
         if held[code] > kind.count or (HIDDEN not in held and held[code] != kind.count):
             raise _bad(_("the set has {count} tile(s) {code}; the position holds {held}", count=kind.count, code=code,
                          held=held[code]))
-    if not _MOVER.match(mover_t) or int(mover_t) > players:
-        raise _bad(_("the player to move is a number from 1 to {players}; not {text}", players=players,
-                     text=quote(mover_t)))
-    mover = int(mover_t) - 1
+    moving = _MOVER.match(mover_t)
+    if not moving or any(int(n) > players for n in moving.groups() if n):
+        raise _bad(_("the player to move is a number from 1 to {players} (while a choice is pending, the player "
+                     "who chooses, '>' and the player to lay the next tile, such as 2>3); not {text}",
+                     players=players, text=quote(mover_t)))
+    mover = int(moving[2] or moving[1]) - 1
     pending = []
     if pending_t != "-":
         for item in pending_t.split("/"):
@@ -198,6 +186,14 @@ def read_position(text: str) -> TaigaState:
                 raise _bad(_("a pending choice is a player, '@' and an area of a completed forest, such as "
                              "2@1,0n; not {text}", text=quote(item)))
             pending.append(Pending(int(m[1]) - 1, *key))
+    if moving[2] and not pending:
+        raise _bad(_("{text}: the player to move is written with '>' only while a choice is pending (the player "
+                     "who chooses, then the player to lay the next tile); with none, it is one number",
+                     text=quote(mover_t)))
+    if moving[2] and int(moving[1]) != pending[0].player + 1:
+        raise _bad(_("{text}: player {player} is to move, choosing for the first pending forest ({first})",
+                     text=quote(mover_t), player=pending[0].player + 1,
+                     first=f"{pending[0].player + 1}@{pending[0].x},{pending[0].y}{pending[0].spot}"))
     return TaigaState(tuple(placed), tuple(sorted(pieces)), tuple(sorted(logged)), money, tuple(tokens), discards,
                       tuple(pile), drawn, mover, tuple(pending))
 
@@ -214,4 +210,6 @@ def write_position(state: TaigaState) -> str:
     pile = _write_pile(state.pile)
     drawn = state.drawn or "-"
     pending = "/".join(f"{p.player + 1}@{p.x},{p.y}{p.spot}" for p in state.pending) or "-"
-    return " ".join((tiles, pieces, logged, money, tokens, discards, pile, drawn, str(state.mover + 1), pending))
+    # who acts now: the first pending choice's player, then the player to lay the next tile
+    mover = f"{state.pending[0].player + 1}>{state.mover + 1}" if state.pending else str(state.mover + 1)
+    return " ".join((tiles, pieces, logged, money, tokens, discards, pile, drawn, mover, pending))
