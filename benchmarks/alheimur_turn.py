@@ -14,7 +14,6 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from alheimur_helpers import GAME, position, world  # noqa: E402
+
 from engine.alheimur.pieces import Expand, Fly, Turn  # noqa: E402
 from engine.base import settle_from_seed  # noqa: E402
 

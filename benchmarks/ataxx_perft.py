@@ -23,7 +23,7 @@ import ataxx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from notation import registry
+from notation import registry  # noqa: E402  (importable once the repository is on the path)
 
 # name -> (FEN, how many plies less than --depth: busy positions branch far more)
 POSITIONS = {

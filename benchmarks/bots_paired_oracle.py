@@ -25,7 +25,10 @@ from engine.bots import choose, mcts, paired  # noqa: E402
 from engine.bots.match import game_seed  # noqa: E402
 from notation import registry  # noqa: E402
 
-name = sys.argv[1]; positions = int(sys.argv[2]); width = int(sys.argv[3]); oracle_n = int(sys.argv[4])
+name = sys.argv[1]
+positions = int(sys.argv[2])
+width = int(sys.argv[3])
+oracle_n = int(sys.argv[4])
 game = registry.get(name).rules
 if name == "taiga":
     from engine.taiga import bot as B
@@ -53,7 +56,8 @@ for g in range(100):
         if ply % 7 == 3 and len(views) < positions and (name != "alheimur" or view.phase == "play"):
             views.append((view, seat))
         turn = choose(game, view, seat, "beginner", seed=f"{g}/{ply}", timed=False).turn
-        state = game.apply(state, turn); ply += 1
+        state = game.apply(state, turn)
+        ply += 1
         state, _ = settle_from_seed(game, state, seed, ply)
     if len(views) >= positions:
         break
@@ -67,8 +71,9 @@ for i, (view, seat) in enumerate(views):
         continue
     # oracle: values of each candidate with many samples
     totals = [0.0] * len(cs)
-    for s in range(oracle_n):
-        st = hooks.determinize(game, view, seat, rng); seed = rng.getrandbits(62)
+    for _sample in range(oracle_n):
+        st = hooks.determinize(game, view, seat, rng)
+        seed = rng.getrandbits(62)
         paired._sample(game, st, cs, list(range(len(cs))), totals, paired._played(game, hooks, seat), seed)
     val = [x / oracle_n for x in totals]
     best = max(val)

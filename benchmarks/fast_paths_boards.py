@@ -25,8 +25,8 @@ from fast_paths_common import Database, Row, interleaved_ms
 
 from engine.base import settle_from_seed
 from notation import registry
-from notation.drawing import sprites as diagram_sprites
 from notation.drawing import render as diagrams
+from notation.drawing import sprites as diagram_sprites
 
 USES_DATABASE = False
 PATH = "PNG board for mail"

@@ -11,8 +11,6 @@ people number them from 1.
 
 from __future__ import annotations
 
-from engine.i18n import _
-
 import functools
 import re
 from abc import ABC, abstractmethod
@@ -21,6 +19,7 @@ from typing import Any, Callable, Collection, Generic, Hashable, Iterable, Mappi
 
 from engine import chance
 from engine.errors import IllegalTurnError, OptionError, PbemError, shown
+from engine.i18n import _
 
 S = TypeVar("S", bound=Hashable)  # a game's state type
 T = TypeVar("T", bound=Hashable)  # a game's turn type

@@ -8,7 +8,6 @@ say which).  All of them are ``TurnError``, which is a ``ValueError``.
 
 from __future__ import annotations
 
-
 #: characters of a user's value quoted back in an error message
 SHOWN = 60
 

@@ -14,8 +14,6 @@ CSS colour, a text symbol).
 
 from __future__ import annotations
 
-from engine.i18n import Text, _, add_catalogue
-
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from importlib import resources
@@ -24,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence, TypeVar
 
 from engine.base import MAX_PLAYERS, Rules
+from engine.i18n import Text, _, add_catalogue
 from notation.zones_text import zones_text
 
 if TYPE_CHECKING:

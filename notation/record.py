@@ -33,8 +33,7 @@ from notation import registry
 from notation.ataxx import pgn as ataxx_pgn
 from notation.base import GameKind
 from notation.quote import quote
-from notation.replay import (  # noqa: F401
-    FORFEIT, HIDDEN, OUT, BadTurn, Outcome, Record, Replay, initial_state, outs, replay)
+from notation.replay import FORFEIT, HIDDEN, OUT, BadTurn, Outcome, Record, Replay, initial_state, outs, replay  # noqa: F401
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _ROUND = re.compile(r"^(\d+)\.\s*(.*)$")

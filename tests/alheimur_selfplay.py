@@ -9,7 +9,18 @@ import random
 from engine.alheimur import AlheimurGame
 from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
-    SIZES, AlheimurState, Board, Civilize, Expand, Flip, Fly, Land, Launch, Migrate, Return, Turn,
+    SIZES,
+    AlheimurState,
+    Board,
+    Civilize,
+    Expand,
+    Flip,
+    Fly,
+    Land,
+    Launch,
+    Migrate,
+    Return,
+    Turn,
 )
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry
@@ -91,8 +102,9 @@ def _careful(state: AlheimurState, turn: Turn, move) -> bool:
 def sensible_colonists(state: AlheimurState, rng: random.Random):
     """Three small colonists on mutually adjacent territories (they
     survive their first check), else any."""
-    from engine.alheimur.pieces import Colonists
     from itertools import combinations
+
+    from engine.alheimur.pieces import Colonists
     geo = geometry(state.worlds[state.current].layout)
     triples = [c for c in combinations(geo.names(), 3)
                if all(b in geo.adjacent[a] for a, b in combinations(c, 2))]

@@ -16,12 +16,11 @@ import shutil
 
 import pytest
 from sqlalchemy import text
-
 from sqlmodel import SQLModel
 
 from pbem import create_app
-from pbem.models import tables  # noqa: F401  (every table joins SQLModel.metadata)
 from pbem.db import make_engine, migrate
+from pbem.models import tables  # noqa: F401  (every table joins SQLModel.metadata)
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL")
 #: every table of the models, emptied before each PostgreSQL test; derived

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from engine.base import ChanceEvent, Rules, Result
+from engine.base import ChanceEvent, Result, Rules
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError
 from notation import registry
 from notation.base import Card, Diagram, GameKind, Notation, Zone

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.base import Rules, Result
+from engine.base import Result, Rules
 from engine.errors import GameOverError, MalformedTurnError, PositionError
 from notation import registry
 from notation.base import Diagram, GameKind, Notation, Piece

@@ -4,8 +4,8 @@ defence dice as chance events, hits that shrink ships with the stash
 shortage, marines lost with their transport."""
 
 import pytest
-
 from alheimur_helpers import GAME, position, ships, world
+
 from engine.alheimur import battle
 from engine.alheimur.pieces import FireOrder, Ship, Turn
 from engine.alheimur.rules import play_out

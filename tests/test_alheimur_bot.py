@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 
+from test_bots_determinize import positions as shared_positions
+
 from engine.alheimur.bot import distinct, random_turn, survivors
 from engine.alheimur.pieces import Civilize, Expand, Turn
 from engine.alheimur.setup import world_name
 from engine.bots import choose
-from test_bots_determinize import positions as shared_positions
 
 SEEDS = [f"{n:02x}" * 32 for n in range(1, 120, 17)]
 

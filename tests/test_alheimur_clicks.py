@@ -10,9 +10,11 @@ from functools import cache
 from itertools import islice
 
 from alheimur_selfplay import GAME, play_game, random_turn
-from notation.alheimur import clicks as alheimur_clicks
+
 from notation.alheimur import AlheimurNotation
-from notation.clicks import SCAN_LIMIT, click_options as generic
+from notation.alheimur import clicks as alheimur_clicks
+from notation.clicks import SCAN_LIMIT
+from notation.clicks import click_options as generic
 
 NOTATION = AlheimurNotation()
 
@@ -79,7 +81,7 @@ def test_the_answers_are_those_of_the_scan_over_every_turn():
             break
         listed = Listed(state, turns)
         frontier = [()]
-        for depth in range(4):
+        for _depth in range(4):
             deeper = []
             for prefix in frontier:
                 answer = same_answer(state, listed, prefix, SCAN_LIMIT)

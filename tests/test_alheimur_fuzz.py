@@ -9,13 +9,13 @@ import functools
 import random
 from itertools import islice
 
+from alheimur_selfplay import GAME
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_alheimur_notation import rich_game
 
-from alheimur_selfplay import GAME
 from engine.errors import PositionError, TurnError
 from notation.alheimur import NOTATION
-from test_alheimur_notation import rich_game
 
 ALPHABET = list("0123456789abcdefnstFTSN+-=^!>~;, \n?.:/@i") + ["\u0663", "\u2192", "x"]
 

@@ -3,8 +3,8 @@
 once per step, and a wrong move is refused naming its step and reason."""
 
 import pytest
-
 from alheimur_helpers import GAME, position, ships, world
+
 from engine.alheimur.pieces import Board, Flip, Fly, Land, Launch, Migrate, Pyramid, Return, Ship, Turn
 from engine.errors import IllegalTurnError
 

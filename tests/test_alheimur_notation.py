@@ -9,19 +9,7 @@ import pytest
 from alheimur_helpers import GAME, position, world
 from alheimur_selfplay import random_turn, sensible_colonists
 
-from engine.alheimur.pieces import (
-    Board,
-    Expand,
-    FireOrder,
-    Flip,
-    Fly,
-    Land,
-    Launch,
-    Migrate,
-    Place,
-    Return,
-    Turn,
-)
+from engine.alheimur.pieces import Board, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Place, Return, Turn
 from engine.base import settle_from_seed
 from engine.errors import IllegalTurnError, MalformedTurnError
 from notation import record as records
@@ -49,7 +37,7 @@ def test_every_kind_of_item_reads_and_writes_back():
                           Board("3", "d4", 2), Fly("1", "S", 2, True), Fly("S", "2", 1, True))
     assert turn.battles == ("2",) and turn.fire == FireOrder(False, (1,), True)
     assert turn.standing == FireOrder(hold=True)
-    assert play_text(turn) == ("1d1+1 1c4-d4 1a3^T 1b4^M2 1T3+1>d3 1F2=T 3T3+2!d1 3d4^M2 1F2>S SF1>2; "
+    assert play_text(turn) == ("1d1+1 1c4-d4 1a3^T 1b4^M2 1T3+1>d3 1F2=T 3T3+2!d1 3d4^B2 1F2>S SF1>2; "
                                "battles 2; fire 2 t; standing hold")
 
 
@@ -157,7 +145,7 @@ def test_boarding_after_a_landing_on_the_same_territory_reads_as_step_5():
     s = position(world("1", on=HOME), world("2", on="d1=2:3 a1=2:1", orbit="1T2+2 1T3"))
     turn = NOTATION.parse_turn(s, "2T2+2!a4 2a4^M3")
     assert turn.moves == (Land("2", 2, 2, "a4"), Board("2", "a4", 3))
-    assert NOTATION.format_turn(s, turn) == "2T2+2!a4 2a4^M3"
+    assert NOTATION.format_turn(s, turn) == "2T2+2!a4 2a4^B3"
 
 
 def test_a_colonist_that_migrated_in_step_1_launches_as_a_marine_in_step_2():
@@ -204,3 +192,51 @@ def test_a_position_names_a_ships_owner_apart_from_a_turns_orbit_and_still_reads
     assert NOTATION.parse_position(old) == s
     assert NOTATION.format_position(NOTATION.parse_position(old)) == text
     assert "p2F2" in NOTATION.text_diagram(s) and " 2F2" not in NOTATION.text_diagram(s)
+
+
+def test_a_launch_as_a_marine_and_a_boarding_are_written_apart_and_old_records_still_read():
+    # 1b4 is alice's colonist (step 2: launch), 3d4 her invader on world 3 (step 5: board)
+    s = state()
+    launch, board = Launch("1", "b4", "M", 2), Board("3", "d4", 2)
+    assert NOTATION.format_turn(s, Turn(moves=(launch, board))) == "1b4^M2 3d4^B2"
+    assert NOTATION.parse_turn(s, "1b4^M2 3d4^B2").moves == (launch, board)
+    assert NOTATION.parse_turn(s, "3D4 ^ b 2").moves == (board,)
+    assert NOTATION.parse_turn(s, "1b4^M2 3d4^M2").moves == (launch, board)  # as records wrote both before '^B'
+    with pytest.raises(IllegalTurnError, match=r"step 5 \(board\).*holds a colonist; only invaders board"):
+        NOTATION.parse_turn(s, "1b4^B2")
+    assert ("1b4", "^M2") in {NOTATION.turn_clicks(s, Turn(moves=(launch,)))}
+    assert NOTATION.turn_clicks(s, Turn(moves=(board,))) == ("3d4", "^B2")
+
+
+def test_the_text_picture_says_no_ships_in_orbit_never_orbit_none():
+    from engine.i18n import language
+
+    s = position(world("1", on=HOME), world("2", on="d1=2:3", orbit="1F2 2T3+1"))
+    text = NOTATION.text_diagram(s)
+    assert "orbit: none" not in text and "none" not in text
+    assert "World 1 (red); no ships in orbit" in text
+    assert "World 2 (blue); ships in orbit: p1F2 p2T3+1" in text
+    assert "No ships in space" in text
+    assert "Ships in space: p1F1" in NOTATION.text_diagram(state())
+    with language("fr"):
+        french = NOTATION.text_diagram(s)
+    assert "Monde 1 (rouge) ; aucun vaisseau en orbite" in french
+    assert "Monde 2 (bleu) ; vaisseaux en orbite : p1F2 p2T3+1" in french
+    assert "Aucun vaisseau dans l'espace" in french
+
+
+def test_refusing_to_flip_a_loaded_transport_says_it_carries_a_marine():
+    s = position(world("1", on=HOME, orbit="1T3+1 1T2"), world("2", on="d1=2:3"))
+    with pytest.raises(IllegalTurnError, match=r"movement step 3 \(change status\): your transport of 3 in "
+                                               r"the orbit of world 1 carries a marine of 1"):
+        NOTATION.parse_turn(s, "1T3=F")
+    with pytest.raises(IllegalTurnError, match=r"step 3 \(change status\): a transport carrying a marine "
+                                               r"\(here a marine of 1\) does not change status"):
+        NOTATION.parse_turn(s, "1T3+1=F")
+    assert NOTATION.parse_turn(s, "1T2=F").moves == (Flip("1", 2, True),)  # an empty one does
+    two = position(world("1", on=HOME, orbit="1T3+1 1T3"), world("2", on="d1=2:3"))
+    assert NOTATION.parse_turn(two, "1T3=F").moves == (Flip("1", 3, True),)  # the empty one of the two
+    with pytest.raises(IllegalTurnError, match="your transport of 3 in the orbit of world 1 carries a marine"):
+        NOTATION.parse_turn(two, "1T3=F 1T3=F")  # the empty one flipped, the loaded one is left
+    with pytest.raises(IllegalTurnError, match="no fighter of 3 in the orbit of world 1 that has not already"):
+        NOTATION.parse_turn(two, "1T3=F 1F3=T")

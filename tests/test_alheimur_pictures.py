@@ -5,9 +5,9 @@ on their side, colonists and transports upright, in SVG and PNG."""
 import io
 import re
 
+from alheimur_helpers import position, world
 from PIL import Image
 
-from alheimur_helpers import position, world
 from engine.alheimur.worlds import geometry
 from notation.alheimur import NOTATION
 from notation.drawing import render as diagrams

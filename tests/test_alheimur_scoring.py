@@ -5,6 +5,7 @@ x progress plus the other three."""
 from fractions import Fraction
 
 from alheimur_helpers import GAME, position, world
+
 from engine.alheimur.scoring import score
 
 HALVES = ("AAEE", "AEAE", "FFFF", "WWTT")  # air a4+c4 (4 tiles), fire a2 (4), ether c1 (2)

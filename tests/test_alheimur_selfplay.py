@@ -5,8 +5,8 @@ no marine is larger than its transport, and the player to move is in."""
 import random
 
 import pytest
-
 from alheimur_selfplay import GAME, play_game
+
 from engine.alheimur.pieces import PER_SIZE, SIZES
 
 #: games per player count (the 8-player ones are the slow ones)

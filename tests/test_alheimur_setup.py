@@ -6,8 +6,8 @@ by lot; the views hide unturned and orbit cards."""
 from collections import Counter
 
 import pytest
-
 from alheimur_helpers import GAME
+
 from engine.alheimur.deck import DECK
 from engine.alheimur.pieces import Colonists, Place
 from engine.alheimur.worlds import geometry, playable
@@ -96,7 +96,6 @@ def test_a_placement_that_breaks_the_forced_region_rule_is_refused_with_the_allo
 def build_player_world(players: int, piles, choose=lambda turns: turns[0]):
     state = GAME.apply_chance(GAME.seeded_state(players, None, SEED), deck_with(*piles))
     state, _ = settle_from_seed(GAME, state, SEED, 0)
-    ply = 0
     while state.phase == "build" and GAME.chance(state) is None and state.builder == 0:
         state = GAME.apply(state, choose(GAME.legal_turns(state)))
     return state

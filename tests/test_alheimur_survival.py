@@ -5,8 +5,8 @@ pyramids making invaders colonists, only the current player's worlds
 checked; the last round at 13 pyramids."""
 
 import pytest
-
 from alheimur_helpers import GAME, position, world
+
 from engine.alheimur.pieces import Civilize, Expand, Pyramid, Turn
 from engine.alheimur.survival import check_world
 from engine.errors import IllegalTurnError

@@ -10,10 +10,11 @@ from itertools import islice
 
 from alheimur_helpers import position, world
 from alheimur_selfplay import GAME, random_turn, sensible_colonists
-from engine.alheimur.pieces import FireOrder, Fly, Launch, Migrate, Turn
-from engine.alheimur.turns import STEPS, expansion_options, step_moves
+
 from engine.alheimur.movement import move
+from engine.alheimur.pieces import FireOrder, Fly, Turn
 from engine.alheimur.survival import survive
+from engine.alheimur.turns import STEPS, expansion_options, step_moves
 from engine.base import settle_from_seed
 from engine.errors import IllegalTurnError
 from notation.alheimur import NOTATION

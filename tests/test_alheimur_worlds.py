@@ -4,6 +4,7 @@ regions along edges across cards, the placements world building allows
 playability check."""
 
 from alheimur_helpers import GRID, WHOLE
+
 from engine.alheimur.setup import place_text
 from engine.alheimur.worlds import finish, geometry, placements, playable
 

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, fields
 
-from pbem.services import present
+from notation import registry
 from pbem.api import schemas
 from pbem.api.fast_dump import dumper
+from pbem.services import present
 from pbem.services.stored import load_seated
 from pbem.services.turns import submit_turn
-from notation import registry
 
 SCHEMAS = sorted((value for value in vars(schemas).values()
                   if isinstance(value, type) and issubclass(value, Schema) and value is not Schema),

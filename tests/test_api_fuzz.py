@@ -51,7 +51,7 @@ def test_api_posts_never_fail_with_500(app, body, path):
 def test_api_gets_never_fail_with_500(app, turn, game):
     _game_id, headers = _setup_once(app)
     client = app.test_client()
-    for url in (f"/api/v1/games/1/preview", f"/api/v1/games/{game}", f"/api/v1/games/{game}/record"):
+    for url in ("/api/v1/games/1/preview", f"/api/v1/games/{game}", f"/api/v1/games/{game}/record"):
         response = client.get(url, query_string={"turn": turn, "format": turn}, headers=headers)
         assert response.status_code < 500, (url, response.get_data(as_text=True))
 

@@ -5,10 +5,10 @@ token is touched."""
 from __future__ import annotations
 
 import pytest
+from test_web_pages import csrf, sign_in
 
 from pbem.db import get_session
 from pbem.services.accounts import create_api_token, player_for_email, tokens_of
-from test_web_pages import csrf, sign_in
 
 
 @pytest.mark.parametrize("token_id", ["0", "99999", "2147483648", "99999999999999999999", "9" * 400])

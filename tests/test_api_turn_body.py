@@ -2,7 +2,8 @@
 API's ``TurnIn`` schema loads unchanged; any other body is left to the
 schema, which names what is wrong."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from marshmallow import ValidationError
 
 from pbem.api import schemas

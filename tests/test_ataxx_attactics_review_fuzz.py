@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import PbemError
-from notation import registry
 from notation import record as records
+from notation import registry
 from notation.ataxx.pgn import read_pgn
 from pbem.cli import main
 

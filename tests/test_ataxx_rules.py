@@ -8,12 +8,7 @@ import random
 import ataxx
 import pytest
 
-from engine.errors import (
-    GameOverError,
-    IllegalTurnError,
-    MalformedTurnError,
-    PositionError,
-)
+from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError
 from notation import registry
 
 KIND = registry.get("ataxx")

@@ -8,11 +8,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from engine.errors import (
-    AmbiguousTurnError,
-    MalformedTurnError,
-    PositionError,
-)
+from engine.errors import AmbiguousTurnError, MalformedTurnError, PositionError
 from notation import record as records
 from notation import registry
 from pbem.cli import main

@@ -8,13 +8,7 @@ import pytest
 from engine.attactics import AttacticsState
 from engine.attactics.board import code, parse_square
 from engine.attactics.settle import Work
-from engine.errors import (
-    AmbiguousTurnError,
-    IllegalTurnError,
-    MalformedTurnError,
-    OptionError,
-    PositionError,
-)
+from engine.errors import AmbiguousTurnError, IllegalTurnError, MalformedTurnError, OptionError, PositionError
 from notation import registry
 
 KIND = registry.get("attactics")

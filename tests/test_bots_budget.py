@@ -8,7 +8,9 @@ from __future__ import annotations
 import time
 from types import SimpleNamespace
 
-from alheimur_helpers import GAME as ALHEIMUR, position, world
+from alheimur_helpers import GAME as ALHEIMUR
+from alheimur_helpers import position, world
+
 from engine.base import settle_from_seed
 from engine.bots import choose, mcts
 from engine.bots.levels import Level, level_named

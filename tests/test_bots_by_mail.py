@@ -11,14 +11,14 @@ import random
 
 import pytest
 from sqlmodel import Session, select
+from test_email_commands import ROBOT, client_reply, fresh_mail, plain_text, robot  # noqa: F401
 
 from engine.bots import random_turn
 from notation import registry
 from pbem import scheduler
 from pbem.models import FINISHED, Game, OutboxMessage, Player, Seat, Turn
-from pbem.services.stored import kind_of, state_of
 from pbem.services.bots import BOT_DOMAIN
-from test_email_commands import ROBOT, client_reply, fresh_mail, plain_text, robot  # noqa: F401
+from pbem.services.stored import kind_of, state_of
 
 ALICE = "alice@example.org"
 GAMES = [name for name in registry.names() if registry.get(name).rules.max_players >= 2]

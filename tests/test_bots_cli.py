@@ -7,8 +7,8 @@ import re
 
 from click.testing import CliRunner
 
-from pbem.cli import main
 from notation import registry
+from pbem.cli import main
 
 
 def run(*args):

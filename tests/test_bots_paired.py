@@ -9,13 +9,13 @@ import random
 from dataclasses import replace
 
 import pytest
+from hands_game import ANIMALS, HIDDEN, HandsGame
+from test_bots_search import last_piece
 
 from engine.base import settle_from_seed
 from engine.bots import paired
 from engine.bots.budget import Budget
 from engine.bots.hooks import Hooks, hooks_for
-from hands_game import ANIMALS, HIDDEN, HandsGame
-from test_bots_search import last_piece
 
 SEED = "cd" * 32
 

@@ -8,11 +8,11 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from hands_game import ANIMALS, HIDDEN, HandsGame
 
 from engine.base import settle_from_seed
 from engine.bots import choose, random_turn
 from engine.bots.match import interval, match, play_game
-from hands_game import ANIMALS, HIDDEN, HandsGame
 from notation import registry
 
 TWO_PLAYER = [name for name in registry.names() if registry.get(name).rules.max_players >= 2]

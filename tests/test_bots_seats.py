@@ -7,13 +7,13 @@ accepts a draw offer."""
 from __future__ import annotations
 
 from sqlmodel import select
+from test_api_games import api, new_game  # noqa: F401
+from test_web_pages import csrf, sign_in
 
 from pbem import scheduler
 from pbem.db import get_session
 from pbem.models import Game, Turn
 from pbem.services import bots
-from test_api_games import api, new_game  # noqa: F401
-from test_web_pages import csrf, sign_in
 
 
 def test_api_game_against_a_bot_starts_and_the_worker_plays_its_turn(app, api):  # noqa: F811

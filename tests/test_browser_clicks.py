@@ -43,11 +43,11 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import make_test_app
-from notation import registry
 from test_browser_game import CHROMIUM, sync_playwright
 from test_server_serve import free_port, wait_for
+
+from notation import registry
 
 try:
     from playwright.sync_api import expect

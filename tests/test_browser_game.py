@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-
 from test_server_serve import served  # noqa: F401  (fixture)
 
 CHROMIUM = os.environ.get("PBEM_CHROMIUM") or shutil.which("chromium") or (

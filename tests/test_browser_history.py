@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from test_browser_game import CHROMIUM, browser, sign_in, sync_playwright  # noqa: F401  (fixture)
 from test_server_serve import served  # noqa: F401  (fixture)
 

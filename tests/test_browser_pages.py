@@ -10,7 +10,6 @@ violation is reported, while each page is served with the policy."""
 from __future__ import annotations
 
 import pytest
-
 from test_browser_game import CHROMIUM, browser, sync_playwright  # noqa: F401  (fixture)
 from test_server_serve import served  # noqa: F401  (fixture)
 

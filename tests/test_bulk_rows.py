@@ -9,9 +9,8 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 
-from pbem.services import bulk
 from pbem.models import ACTIVE, Game, OutboxMessage
-from pbem.services import gamestate, outbox
+from pbem.services import bulk, gamestate, outbox
 
 AWKWARD = ['plain', '', 'a "quoted" word, {braces}, [brackets]', 'back\\slash and \\"', "NULL", "null",
            "it's", "line one\nline two\r\n\ttabbed", "é ü 日本 🙂", " leading and trailing ", "x" * 5000]

@@ -12,18 +12,18 @@ import random
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hands_game import ANIMALS, register_hands
 from sqlmodel import select
 
 from engine import chance
 from engine.base import settle
 from engine.errors import RecordError
-from hands_game import ANIMALS, register_hands
 from notation import record as records
 from pbem import db, models
-from pbem.services import records as stored_records
 from pbem.models import Game, Turn
-from pbem.services.stored import state_of
 from pbem.services import games, sweep, turns
+from pbem.services import records as stored_records
+from pbem.services.stored import state_of
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 

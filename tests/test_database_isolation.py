@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from conftest import TABLES
 from sqlalchemy import inspect, text
 from sqlmodel import Session
 
-from conftest import TABLES
 from pbem.db import make_engine
 from pbem.models import Player
 from pbem.models.mail import ImapState, InboxMessage, MailReplyLog

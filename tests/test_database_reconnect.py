@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from conftest import POSTGRES_URL, make_test_app
 from sqlalchemy import event, text
 
 from pbem.db import make_engine
-from conftest import POSTGRES_URL, make_test_app
 
 
 def test_requests_succeed_after_the_server_closed_every_connection(postgres_config):

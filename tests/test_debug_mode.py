@@ -13,7 +13,6 @@ import urllib.request
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import make_test_app
 from test_server_serve import free_port, wait_for
 

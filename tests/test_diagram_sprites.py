@@ -19,10 +19,10 @@ from PIL import Image
 from engine.base import settle_from_seed
 from notation import registry
 from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone
+from notation.drawing import png as png_encode
+from notation.drawing import render as diagrams
 from notation.drawing import sprites as diagram_sprites
 from notation.drawing import zones as diagram_zones
-from notation.drawing import render as diagrams
-from notation.drawing import png as png_encode
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_diagram_zones import FLOWERS  # noqa: E402
@@ -49,7 +49,7 @@ def same_pixels(diagram: Diagram) -> None:
 def test_every_piece_on_every_square_is_pasted_with_the_pixels_drawing_gives(size):
     files, ranks = size
     squares = [(f, r) for f in range(files) for r in range(ranks)]
-    for index, piece in enumerate(PIECES):
+    for index, _piece in enumerate(PIECES):
         shifted = squares[index % len(squares):] + squares[:index % len(squares)]
         cells = {square: PIECES[(index + n) % len(PIECES)] for n, square in enumerate(shifted)}
         same_pixels(Diagram(files, ranks, cells, caption=("Player 1 to move", f"turn {index}"),

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from notation.base import Card, Diagram, Die, Piece, Stack, Tile, Zone, render_text
-from notation.drawing import zones as diagram_zones
 from notation.drawing import render as diagrams
+from notation.drawing import zones as diagram_zones
 
 SVG = "{http://www.w3.org/2000/svg}"
 PURPLE, RED, WHITE, TEAL = "#6a1b9a", "#c62828", "#fafafa", "#00acc1"

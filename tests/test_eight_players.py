@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from PIL import Image
+from tally_game import KIND, register_tally
 from test_api_games import api  # noqa: F401 - the API fixture, shared
 from test_email_commands import robot  # noqa: F401 - the mail robot fixture, shared
 from test_web_pages import csrf, sign_in
@@ -22,7 +23,6 @@ from notation import record as records
 from notation import registry
 from notation.base import PLAYER_COLOURS
 from notation.drawing import render as diagrams
-from tally_game import KIND, register_tally
 
 SVG = "{http://www.w3.org/2000/svg}"
 EIGHT = [f"p{i}@example.org" for i in range(1, 9)]

@@ -12,10 +12,10 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
+from conftest import POSTGRES_URL, make_test_app
 from sqlalchemy import text
 from sqlmodel import Session, select
 
-from conftest import POSTGRES_URL, make_test_app
 from mail.send import EmlFolderSink
 from mail.tokens import make_reply_address
 from pbem.mailrobot import jobs
@@ -261,7 +261,7 @@ def test_plain_address_help_games_and_new(duel):
     [helped] = robot.send(fresh_mail("alice@example.org", ROBOT, "help"))
     assert "new <game> with" in plain_text(helped)
     [listed] = robot.send(fresh_mail("alice@example.org", ROBOT, "games"))
-    assert f"Game {game_id}" in plain_text(listed) and f"play+" in plain_text(listed)
+    assert f"Game {game_id}" in plain_text(listed) and "play+" in plain_text(listed)
     new = robot.send(fresh_mail("bob@example.org", ROBOT, "Hi!\nnew logger with dave@example.org"))
     answer = robot.to("bob@example.org", new)[0]
     assert "invited" in plain_text(answer)

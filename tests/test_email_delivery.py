@@ -9,20 +9,19 @@ import json
 from email import policy
 from pathlib import Path
 
-import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
-from sqlmodel import Session, select
-
 from conftest import make_test_app
+from sqlmodel import Session, select
+from test_email_commands import DOMAIN, client_reply, fresh_mail, mail_app, parse, plain_text
+from test_email_game import start_game
+from test_mail_transport import SinkHandler, free_port, imap_server  # noqa: F401 - a fixture
+
 from mail.send import EmlFolderSink
 from pbem.cli import main
 from pbem.mailrobot import jobs, robot
 from pbem.models import Game, OutboxMessage
 from pbem.models.mail import ImapState, InboxMessage
-from test_email_commands import DOMAIN, client_reply, fresh_mail, mail_app, parse, plain_text
-from test_email_game import start_game
-from test_mail_transport import SinkHandler, free_port, imap_server  # noqa: F401 - a fixture
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mail"
 

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
+from test_email_commands import client_reply, game_row, mail_app, parse, plain_text, turns
+from test_mail_transport import SinkHandler, free_port
 
 from notation.registry import get
 from pbem.mailrobot import jobs, listener
-from pbem.models import OutboxMessage, Turn
+from pbem.models import OutboxMessage
 from pbem.models.mail import InboxMessage
-from test_email_commands import client_reply, game_row, mail_app, parse, plain_text, turns
-from test_mail_transport import SinkHandler, free_port
 
 LOGGER = get("logger")
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 from sqlmodel import Session, select
-
 from test_email_commands import DOMAIN, duel, fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401
+
 from pbem.models.mail import InboxMessage
 
 

@@ -9,10 +9,10 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
+from test_email_commands import duel, plain_text, robot, turns  # noqa: F401 - fixtures
+from test_mail_quoted_replies import FOOTER, quote
 
 from pbem.mailrobot import jobs
-from test_email_commands import duel, plain_text, robot, turns  # noqa: F401 - fixtures
-from test_mail_quoted_replies import FOOTER, OUTLOOK_BLOCKS, quote
 
 
 def _reply(original: EmailMessage, body: str, attachment: str | None = None) -> bytes:

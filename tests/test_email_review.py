@@ -11,14 +11,6 @@ import time
 import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
-
-from mail.send import EmlFolderSink
-from pbem.cli import main
-from pbem.mailrobot import jobs, outgoing
-from pbem.mailrobot.settings import mail_settings
-from pbem.models import Game, OutboxMessage
-from pbem.models.mail import InboxMessage
-from pbem.services.stored import kind_of, state_of
 from test_email_commands import (  # noqa: F401 - fixtures
     ROBOT,
     client_reply,
@@ -31,6 +23,13 @@ from test_email_commands import (  # noqa: F401 - fixtures
     robot,
     turns,
 )
+
+from pbem.cli import main
+from pbem.mailrobot import jobs, outgoing
+from pbem.mailrobot.settings import mail_settings
+from pbem.models import Game, OutboxMessage
+from pbem.models.mail import InboxMessage
+from pbem.services.stored import kind_of, state_of
 
 
 def _services(app, fn):

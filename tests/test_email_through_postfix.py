@@ -22,15 +22,15 @@ from email.message import EmailMessage
 from urllib.parse import quote
 
 import pytest
+from private_postfix import PrivatePostfix, unavailable
 from sqlmodel import Session, select
+from test_email_commands import DOMAIN, ROBOT, client_reply, fresh_mail, game_row, mail_app, parse, plain_text, turns
+from test_email_game import quick_turn
+from test_mail_transport import free_port, sink  # noqa: F401 - sink is a fixture (aiosmtpd, the players' mailboxes)
 
 from mail.send import wait_for_port
 from pbem.models import OutboxMessage
 from pbem.models.mail import InboxMessage
-from private_postfix import PrivatePostfix, unavailable
-from test_email_commands import DOMAIN, ROBOT, client_reply, fresh_mail, game_row, mail_app, parse, plain_text, turns
-from test_email_game import quick_turn
-from test_mail_transport import free_port, sink  # noqa: F401 - sink is a fixture (aiosmtpd, the players' mailboxes)
 
 #: the longest any one step may take (a message through Postfix and back)
 WAIT = 30.0

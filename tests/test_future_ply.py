@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from sqlmodel import select
-
 from conftest import make_test_app
+from sqlmodel import select
+from test_email_commands import client_reply, duel, plain_text, robot, turns  # noqa: F401  (fixtures)
+from test_web_review_findings import alice, make_game, post, signed_in, text  # noqa: F401  (fixtures)
+
 from pbem.cli import main
 from pbem.db import get_session
 from pbem.models import Turn
 from pbem.services import errors, games
 from pbem.services.accounts import create_api_token, player_for_email
 from pbem.services.turns import submit_turn
-from test_email_commands import client_reply, duel, plain_text, robot, turns  # noqa: F401  (fixtures)
-from test_web_review_findings import alice, make_game, post, signed_in, text  # noqa: F401  (fixtures)
 
 
 def _play_opening(session, game, alice, bob) -> None:

@@ -34,18 +34,18 @@ import functools
 import hashlib
 import json
 import random
-from collections import Counter
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+import hands_game
 import pytest
+import tally_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hands_game
-import tally_game
 from engine.base import Rules, settle_from_seed
 from engine.errors import IllegalTurnError, PbemError, PositionError, RecordError, TurnError
 from notation import record as records

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
+from test_email_commands import DOMAIN, mail_app
+from test_mail_transport import SinkHandler, free_port
+from test_outgoing_delivery import outbox_rows, queue
 
 from pbem.cli import main
 from pbem.db import get_session
 from pbem.services import refusals
-from test_email_commands import DOMAIN, mail_app
-from test_mail_transport import SinkHandler, free_port
-from test_outgoing_delivery import outbox_rows, queue
 
 
 def test_retrying_given_up_mail_never_sends_to_an_address_that_refused_mail(database_config):

@@ -7,10 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from greenhouse_helpers import RULES, SEED
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import chance
-from greenhouse_helpers import RULES, SEED
 
 DOC = Path(__file__).resolve().parent.parent / "notation" / "greenhouse" / "guide.md"
 

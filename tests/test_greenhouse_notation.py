@@ -8,12 +8,13 @@ from collections import Counter
 from itertools import islice
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from greenhouse_helpers import RULES, SEED, example_start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import MalformedTurnError, PbemError, PositionError
 from engine.greenhouse import Breed, GiveUp, breeding
 from engine.greenhouse.flowers import split_genes, stash_pyramids
-from greenhouse_helpers import RULES, SEED, example_start
 from notation.greenhouse import NOTATION
 
 CANONICAL = "#1 x #2 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B"

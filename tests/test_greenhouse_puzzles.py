@@ -15,6 +15,9 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
+from test_email_commands import ROBOT, fresh_mail, plain_text, robot  # noqa: F401 - fixture
+from test_greenhouse_server import bearer, solution
+from test_web_pages import csrf, play, sign_in
 
 from engine import chance
 from engine.base import PuzzlePar
@@ -25,10 +28,7 @@ from pbem import models, scheduler
 from pbem.config import ConfigError
 from pbem.models import Game, OutboxMessage
 from pbem.models.puzzles import Puzzle
-from pbem.services import games, puzzles
-from test_email_commands import ROBOT, fresh_mail, plain_text, robot  # noqa: F401 - fixture
-from test_greenhouse_server import bearer, solution
-from test_web_pages import csrf, play, sign_in
+from pbem.services import puzzles
 
 GREENHOUSE = get("greenhouse")
 SEED = f"{31:064x}"  # stashes rb, two orders: solved in a few breedings

@@ -4,11 +4,11 @@ and the rules' own example played as written."""
 from collections import Counter
 
 import pytest
+from greenhouse_helpers import EXAMPLE, PURE_PURPLE, RULES, SEED, example_start
 
 from engine.errors import GameOverError, IllegalTurnError, OptionError
 from engine.greenhouse import Breed, GiveUp
 from engine.greenhouse.flowers import split_genes
-from greenhouse_helpers import EXAMPLE, PURE_PURPLE, RULES, SEED, example_start
 from notation.greenhouse import NOTATION
 
 

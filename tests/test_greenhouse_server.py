@@ -6,10 +6,11 @@ solver from a seed fixed by the test)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from sqlmodel import Session, select
+from test_email_commands import client_reply, mail_app, plain_text
+from test_email_game import deliver, served, sink  # noqa: F401 - fixtures
+from test_web_pages import csrf, play, sign_in
 
 from engine import chance
 from engine.greenhouse import solver
@@ -18,9 +19,6 @@ from notation.registry import get
 from pbem.mailrobot import jobs
 from pbem.models import Game, OutboxMessage
 from pbem.services import games
-from test_email_commands import client_reply, mail_app, plain_text
-from test_email_game import deliver, served, sink  # noqa: F401 - fixtures
-from test_web_pages import csrf, play, sign_in
 
 GREENHOUSE = get("greenhouse")
 SEED = f"{31:064x}"  # with stashes rb and two orders: par 2 breedings

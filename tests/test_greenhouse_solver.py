@@ -6,12 +6,13 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from greenhouse_helpers import RULES, SEED, example_start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.greenhouse import breeding, leftovers, solver
 from engine.greenhouse.flowers import Flower, split_genes
 from engine.greenhouse.rules import deliver
-from greenhouse_helpers import RULES, SEED, example_start
 
 
 def deal(flowers, orders):

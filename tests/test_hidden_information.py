@@ -14,20 +14,20 @@ import re
 from datetime import datetime, timezone
 
 import pytest
-from sqlmodel import Session
-
 from hands_game import ANIMALS, register_hands
+from sqlmodel import Session
+from test_email_commands import client_reply, mail_app, plain_text
+from test_web_pages import csrf, sign_in
+
 from mail.send import EmlFolderSink
 from notation.drawing import render as diagrams
 from pbem.db import get_session
 from pbem.mailrobot import jobs
 from pbem.mailrobot.inbox import store_in
 from pbem.models import Game
-from pbem.services.stored import kind_of, state_of
 from pbem.services import digest, games
 from pbem.services.accounts import create_api_token, player_for_email
-from test_email_commands import client_reply, mail_app, plain_text
-from test_web_pages import csrf, sign_in
+from pbem.services.stored import kind_of, state_of
 
 NAMES = ("alice", "bob", "carol")
 EMAIL = {name: f"{name}@example.org" for name in NAMES + ("dave",)}

@@ -8,12 +8,12 @@ mail in both languages."""
 from __future__ import annotations
 
 import pytest
+from test_email_commands import client_reply, plain_text, robot  # noqa: F401 - fixtures
+from test_i18n_pages import untranslated
 
 from pbem.db import get_session
 from pbem.mailrobot import jobs
 from pbem.services import accounts
-from test_email_commands import client_reply, plain_text, robot  # noqa: F401 - fixtures
-from test_i18n_pages import untranslated
 
 ENGLISH_IN_MAIL = ("It is your turn", "The game:", "How to play", "Reply to this mail", "invites you",
                    "Players:", "Moves", "How to play by email", "game over", "You resigned")
@@ -110,10 +110,10 @@ def test_the_digest_reminder_and_sign_in_mail_in_both_languages(app, session, ma
 
 def test_a_sign_in_link_mail_follows_the_page_that_asked_for_it(app, client):
     from sqlmodel import select
+    from test_web_pages import csrf
 
     from pbem.db import get_session
     from pbem.models import OutboxMessage
-    from test_web_pages import csrf
 
     page = client.get("/auth/sign-in", headers={"Accept-Language": "fr"})
     assert "Pas de mot de passe" in page.get_data(as_text=True)

@@ -13,9 +13,9 @@ import re
 from html import unescape
 
 import pytest
+from test_web_pages import create_game, csrf, play, post, sign_in
 
 from pbem.catalogues import SOURCES, read
-from test_web_pages import create_game, csrf, play, post, sign_in
 
 FR = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
 EN = {"Accept-Language": "en-GB,en;q=0.8"}

@@ -11,12 +11,12 @@ import smtplib
 
 import pytest
 from sqlmodel import Session, select
+from statement_counts import counting
+from test_mail_transport import free_port
 
 from mail.receive import start_listener
 from pbem.mailrobot.inbox import store_in
 from pbem.models.mail import NEW, InboxMessage
-from test_mail_transport import free_port
-from statement_counts import counting
 
 
 def message(n: int, body: str = "b2-c2") -> bytes:
@@ -86,9 +86,9 @@ def _terminate(pids: list[int]) -> None:
     """Close these backends from the server's side, as a restart would."""
     import time
 
+    from conftest import POSTGRES_URL
     from sqlalchemy import text
 
-    from conftest import POSTGRES_URL
     from pbem.db import make_engine
 
     admin = make_engine(POSTGRES_URL)
@@ -123,9 +123,8 @@ def test_on_postgresql_a_message_is_committed_before_the_store_returns(postgres_
 def test_on_postgresql_a_message_is_stored_after_the_server_closed_the_stores_connection(postgres_config):
     """A restart of the server between two messages costs neither: the
     lost connection is replaced and the INSERT run again, once."""
-    from sqlalchemy import event
-
     from conftest import make_test_app
+    from sqlalchemy import event
 
     app = make_test_app(postgres_config)
     engine = app.extensions["pbem_engine"]

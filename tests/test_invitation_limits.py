@@ -10,13 +10,13 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from sqlmodel import Session, func, select
+from test_email_commands import ROBOT, fresh_mail, plain_text, robot  # noqa: F401 - a fixture
+from test_web_pages import csrf, sign_in
 
 from pbem import models
 from pbem.db import get_session
 from pbem.models import Game, OutboxMessage
 from pbem.services.accounts import create_api_token, player_for_email
-from test_email_commands import ROBOT, fresh_mail, plain_text, robot  # noqa: F401 - a fixture
-from test_web_pages import csrf, sign_in
 
 STRANGER = "stranger@example.org"
 
@@ -120,7 +120,7 @@ def test_mail_new_is_refused_over_the_limit_with_an_answer_naming_it(robot):  # 
         session = get_session()
         player_for_email(session, "alice@example.org")
         session.commit()
-    for n in range(3):
+    for _n in range(3):
         [answer] = robot.to("alice@example.org", robot.send(fresh_mail("alice@example.org", ROBOT,
                                                                       f"new logger with {STRANGER}")))
         assert "is created" in plain_text(answer)

@@ -6,9 +6,9 @@ not get round it, in one game or in many."""
 from __future__ import annotations
 
 from sqlmodel import Session, func, select
+from test_invitation_limits import api  # noqa: F401 - a fixture
 
 from pbem.models import Game, OutboxMessage
-from test_invitation_limits import api  # noqa: F401 - a fixture
 
 
 def invitation_mails(app) -> int:

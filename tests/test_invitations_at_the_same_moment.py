@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 
 from sqlmodel import Session, func, select
+from test_invitation_limits import api  # noqa: F401 - a fixture
 
 from pbem.models import Game, Player
-from test_invitation_limits import api  # noqa: F401 - a fixture
 
 
 def test_two_players_inviting_one_new_address_at_once_both_get_their_game(app, api):  # noqa: F811

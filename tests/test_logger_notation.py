@@ -4,16 +4,9 @@ output, and errors that tell malformed, illegal and ambiguous turns apart."""
 from pathlib import Path
 
 import pytest
+from logger_helpers import NOTATION, RULES, position
 
-from engine.errors import (
-    AmbiguousTurnError,
-    IllegalTurnError,
-    MalformedTurnError,
-    PbemError,
-    PositionError,
-    TurnError,
-)
-from logger_helpers import NOTATION, RULES, legal, play, position
+from engine.errors import AmbiguousTurnError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
 
 MID = "....2/.M.S./..M../sMPsS/1..sM 2 3,4 1,2"
 RULING_EXAMPLE = "....2/...../s..../M..../1M... 1 0,0 2,2"

@@ -1,9 +1,16 @@
 """One or more tests per ruling of notation/logger/guide.md (rulings 1-10)."""
 
 import pytest
-
-from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError, MalformedTurnError, OptionError, PositionError
 from logger_helpers import NOTATION, RULES, legal, play, position
+
+from engine.errors import (
+    AmbiguousTurnError,
+    GameOverError,
+    IllegalTurnError,
+    MalformedTurnError,
+    OptionError,
+    PositionError,
+)
 
 START2 = "...../...../..s../...../..... 1 0,0 2,2"
 

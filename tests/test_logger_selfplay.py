@@ -9,9 +9,9 @@ import random
 from itertools import combinations, permutations
 
 import pytest
+from logger_helpers import NOTATION, RULES
 
 from engine.logger.board import NEIGHBOURS, SQUARES, ray
-from logger_helpers import NOTATION, RULES
 
 GAMES_PER_COUNT = 1000
 MAX_PLIES = 2000  # far above any game seen; reaching it fails the test

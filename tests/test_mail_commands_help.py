@@ -12,12 +12,21 @@ from types import SimpleNamespace
 import pytest
 
 from mail import commands as c
+from notation import registry
 from pbem.mailrobot import commands as robot_commands
-from pbem.mailrobot.commands import (ANY_TIME, BEFORE_START, COMMANDS, GAME, UNLISTED, About, MailCommand, game_help,
-                                     plain_help)
+from pbem.mailrobot.commands import (
+    ANY_TIME,
+    BEFORE_START,
+    COMMANDS,
+    GAME,
+    UNLISTED,
+    About,
+    MailCommand,
+    game_help,
+    plain_help,
+)
 from pbem.mailrobot.settings import mail_settings
 from pbem.services import bot_seats
-from notation import registry
 
 SETTINGS = mail_settings({"MAIL_FROM": "pbem@pbem.test", "SECRET_KEY": "not-a-secret"})
 

@@ -9,10 +9,31 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mail.body import html_to_text, reply_text
-from mail.commands import (BOARD, DRAW, HELP, INVALID, LEGAL, NEW, PREVIEW, RECORD, RESIGN, TURN, VACATION,
-                           GAMES, parse_command)
-from mail.compose import (INTERNAL_ERROR, answer_thread, compose_error_reply, compose_notification,
-                          compose_reply, game_root_id, game_thread, reply_subject)
+from mail.commands import (
+    BOARD,
+    DRAW,
+    GAMES,
+    HELP,
+    INVALID,
+    LEGAL,
+    NEW,
+    PREVIEW,
+    RECORD,
+    RESIGN,
+    TURN,
+    VACATION,
+    parse_command,
+)
+from mail.compose import (
+    INTERNAL_ERROR,
+    answer_thread,
+    compose_error_reply,
+    compose_notification,
+    compose_reply,
+    game_root_id,
+    game_thread,
+    reply_subject,
+)
 from mail.errors import MailError, ParseError
 from mail.inbound import load, parse_message, should_not_reply
 from mail.keys import message_key

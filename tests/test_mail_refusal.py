@@ -11,15 +11,15 @@ from urllib.parse import urlsplit
 import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
+from test_email_commands import ROBOT, fresh_mail, mail_app, parse, plain_text
+from test_mail_transport import SinkHandler, free_port
+from test_web_pages import csrf, sign_in
 
 from pbem.db import get_session
 from pbem.mailrobot import jobs
 from pbem.models import Game, OutboxMessage
 from pbem.services import games
 from pbem.services.accounts import create_api_token, player_for_email
-from test_email_commands import ROBOT, fresh_mail, mail_app, parse, plain_text
-from test_mail_transport import SinkHandler, free_port
-from test_web_pages import csrf, sign_in
 
 LINK = re.compile(r"http://pbem\.test(/mail/refuse/[A-Za-z0-9_.\-]+)")
 

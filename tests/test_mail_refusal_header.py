@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from mail.send import EmlFolderSink
-from pbem.mailrobot import jobs
 from test_email_commands import mail_app
 from test_mail_refusal import server  # noqa: F401  (fixture)
+
+from mail.send import EmlFolderSink
+from pbem.mailrobot import jobs
 
 RAW_HEADER = re.compile(rb"^List-Unsubscribe:[ \t]*(.*?)\r?\n(?![ \t])", re.MULTILINE | re.DOTALL)
 

@@ -5,10 +5,11 @@ link, and mail already queued for it is not sent."""
 
 from __future__ import annotations
 
-from pbem.db import get_session
-from pbem.services import refusals
 from test_mail_refusal import server  # noqa: F401  (fixture)
 from test_web_pages import csrf, sign_in
+
+from pbem.db import get_session
+from pbem.services import refusals
 
 
 def test_a_refusal_covers_the_addresses_plus_sub_addresses(server):  # noqa: F811

@@ -14,6 +14,7 @@ from email.message import EmailMessage
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+from test_mail_transport import SinkHandler, free_port  # noqa: E402 - shared helpers, same folder
 
 from mail.commands import TURN, parse_commands
 from mail.compose import compose_notification, game_thread
@@ -24,8 +25,6 @@ from mail.receive import start_listener
 from mail.send import SmtpConfig, SmtpSender
 from mail.tokens import make_reply_address, read_reply_address
 from mail.worker import Pending, process_pending
-
-from test_mail_transport import SinkHandler, free_port  # noqa: E402 - shared helpers, same folder
 
 SECRET = "roundtrip-secret"
 DOMAIN = "pbem.test"

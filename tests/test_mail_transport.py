@@ -19,11 +19,11 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from mail.compose import compose_notification, game_thread
+from mail.drain import Backoff, Outgoing, drain
 from mail.errors import SendError
 from mail.imap import ImapConfig, poll_imap
 from mail.keys import message_key
 from mail.receive import ingest, ingest_stream, start_listener
-from mail.drain import Backoff, Outgoing, drain
 from mail.send import EmlFolderSink, SmtpConfig, SmtpSender, wait_for_port
 
 DOMAIN = "pbem.test"

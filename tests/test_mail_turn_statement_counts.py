@@ -6,11 +6,10 @@ without timing anything.  When a change removes some, lower the figures."""
 
 from __future__ import annotations
 
-
+from statement_counts import counting
+from test_email_commands import client_reply, duel, robot, turns  # noqa: F401  (fixtures)
 
 from pbem.mailrobot import jobs
-from test_email_commands import client_reply, duel, robot, turns  # noqa: F401  (fixtures)
-from statement_counts import counting
 
 #: statements of the inbox pass that plays one turn reply: the pass's
 #: SELECT of new messages, the attempt (one UPDATE ... RETURNING), the

@@ -6,11 +6,11 @@ sent, as written."""
 from __future__ import annotations
 
 from sqlmodel import Session
+from test_email_commands import duel, outbox_rows, plain_text, robot  # noqa: F401 - fixtures
 
 from pbem.mailrobot import jobs
 from pbem.models import Game, OutboxMessage
 from pbem.services.stored import kind_of, state_of
-from test_email_commands import duel, outbox_rows, plain_text, robot  # noqa: F401 - fixtures
 
 
 def _images(message) -> list:
@@ -48,10 +48,11 @@ def test_a_row_queued_before_the_structured_rows_is_sent_as_written(duel):
 
 
 def test_the_local_mailbox_shows_where_the_board_goes(database_config, tmp_path):
+    from test_email_commands import mail_app
+
+    from pbem.db import get_session
     from pbem.services import games
     from pbem.services.accounts import player_for_email
-    from pbem.db import get_session
-    from test_email_commands import mail_app
 
     app = mail_app(database_config, MAIL_EML_FOLDER=str(tmp_path / "mail"), DEV_MAILBOX=True)
     try:

@@ -17,6 +17,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from click.testing import CliRunner
 from sqlmodel import Session, select
+from test_email_commands import DOMAIN, fresh_mail, mail_app, parse
+from test_mail_transport import SinkHandler, free_port
 
 import pbem.models
 from mail.send import EmlFolderSink, SmtpSender
@@ -25,8 +27,6 @@ from pbem.mailrobot import jobs, outgoing
 from pbem.mailrobot.settings import smtp_config
 from pbem.models import OutboxMessage, utcnow
 from pbem.models.mail import InboxMessage
-from test_email_commands import DOMAIN, fresh_mail, mail_app, parse
-from test_mail_transport import SinkHandler, free_port
 
 
 class SlowSink(SinkHandler):

@@ -6,11 +6,11 @@ saying which and where."""
 from __future__ import annotations
 
 import pytest
+from hands_game import KIND, register_hands
 
 from engine import chance
 from engine.base import settle
 from engine.errors import RecordError
-from hands_game import KIND, register_hands
 from notation import record as records
 
 SEED = "5e" * 32

@@ -6,9 +6,9 @@ import random
 
 import pytest
 from click.testing import CliRunner
+from logger_helpers import NOTATION, RULES
 
 from engine.errors import RecordError
-from logger_helpers import NOTATION, RULES
 from notation import record as records
 from pbem.cli import main
 

@@ -8,14 +8,14 @@ import io
 from html import unescape
 
 import pytest
-from sqlmodel import func, select
-
 from conftest import make_test_app
+from sqlmodel import func, select
+from test_server_serve import served  # noqa: F401  (fixture)
+from test_web_review_findings import csrf, signed_in
+
 from pbem.db import get_session
 from pbem.models import Game
 from pbem.services.accounts import create_api_token, player_for_email
-from test_server_serve import served  # noqa: F401  (fixture)
-from test_web_review_findings import csrf, signed_in
 
 LIMIT = 64 * 1024
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 from sqlmodel import func, select
+from test_web_review_findings import alice, csrf, make_game, text  # noqa: F401  (fixtures)
 
 from pbem.db import get_session
 from pbem.models import Game, OutboxMessage
 from pbem.services.accounts import create_api_token, player_for_email
-from test_web_review_findings import alice, csrf, make_game, text  # noqa: F401  (fixtures)
 
 
 def _game(app, game_id: int) -> Game:

@@ -4,9 +4,9 @@ another exception), and records are read in time linear in their length."""
 from __future__ import annotations
 
 import pytest
+from test_record_chance_outcomes import finished  # noqa: F401 - fixture
 
 from engine.base import ChanceEvent
-from test_record_chance_outcomes import finished  # noqa: F401 - fixture
 
 ROLL = ChanceEvent("roll", "attack", 2, sides=6)
 

@@ -8,16 +8,15 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+from hands_game import register_hands
 from sqlmodel import select
 
-from hands_game import register_hands
 from notation import record as records
 from pbem.models import Game, Seat
-from pbem.services.stored import state_of
 from pbem.services import turns
 from pbem.services import visibility as views
-
-import pytest
+from pbem.services.stored import state_of
 
 
 @pytest.fixture
@@ -39,7 +38,7 @@ def test_a_record_of_a_game_going_on_shows_each_player_only_their_own_draws(
     game = session.get(Game, game.id)
     state = state_of(game)
     seats = {s.number: s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
-    for number, seat in seats.items():
+    for number, _seat in seats.items():
         for text in (views.record_text(session, game, number), views.record_json(session, game, number)):
             seen = [d for d in _draws(text) if d != records.HIDDEN]
             assert set(seen) <= set(state.hands[number]) | set(state.played[number])

@@ -4,8 +4,9 @@ its par, not the origin waiting for the deal."""
 
 from __future__ import annotations
 
-from engine.base import PuzzlePar
 from hands_game import register_hands
+
+from engine.base import PuzzlePar
 from pbem.services import puzzles
 
 SEED = "5e" * 32

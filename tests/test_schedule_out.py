@@ -15,14 +15,13 @@ from sqlmodel import Session, select
 from notation import record as records_format
 from notation import registry
 from pbem import db, models
-from pbem.services import records
 from pbem.models import Game, OutboxMessage, Seat, Turn
 from pbem.models.clock import Timeout
-from pbem.services.stored import kind_of, state_of
-from pbem.services.clock.deadlines import mover_seat
+from pbem.services import records, transition, turns
 from pbem.services import sweep as sweeping
-from pbem.services import transition, turns
+from pbem.services.clock.deadlines import mover_seat
 from pbem.services.errors import GameMovedOn
+from pbem.services.stored import state_of
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
 H = timedelta(hours=1)

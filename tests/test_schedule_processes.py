@@ -75,7 +75,7 @@ def test_two_scheduler_processes_send_each_reminder_once(request, backend, tmp_p
     wait_until_ready(workers, ready, timeout=120)  # both have started up and wait at the line
     go.touch()
     outputs = [worker.communicate(timeout=60) for worker in workers]
-    for worker, (out, err) in zip(workers, outputs):
+    for worker, (_out, err) in zip(workers, outputs):
         assert worker.returncode == 0, err
     counts = [int(out.strip().splitlines()[-1]) for out, _ in outputs]
     assert sum(counts) == GAMES

@@ -20,7 +20,8 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import func, insert, select as sa_select, update
+from sqlalchemy import func, insert, update
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, select
 
 from notation import registry

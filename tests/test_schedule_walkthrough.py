@@ -23,15 +23,14 @@ from sqlmodel import select
 
 from notation import record as records_format
 from pbem import db, models
-from pbem.services import records
-from pbem.models import Game, OutboxMessage, Turn
 from pbem.mailrobot import jobs
+from pbem.models import Game, Turn
 from pbem.models.clock import Timeout
-from pbem.services.stored import kind_of
-from pbem.services.clock.deadlines import mover_seat
+from pbem.services import digest, games, records, turns, vacations
 from pbem.services import sweep as sweeping
-from pbem.services import digest, games, turns, vacations
+from pbem.services.clock.deadlines import mover_seat
 from pbem.services.errors import BadInput, Conflict
+from pbem.services.stored import kind_of
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
 H = timedelta(hours=1)
@@ -153,7 +152,7 @@ def test_reminders_come_at_24_and_1_hour_before_the_deadline_each_once(app, sess
 def test_each_player_chooses_their_reminder_hours(app, session, pair, clock):
     alice, bob, start = pair
     digest.set_preferences(session, alice, reminder_hours="6")
-    game = start()
+    start()
     mark = last_id(session)
     assert sweep(app, T0 + 60 * H).reminders == 0
     assert sweep(app, T0 + 66 * H + M).reminders == 1

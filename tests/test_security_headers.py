@@ -6,12 +6,12 @@ pages, the API, images, static files and errors alike."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import make_test_app
+from test_web_review_findings import signed_in
+
 from pbem.db import get_session
 from pbem.services import games
 from pbem.services.accounts import create_api_token, player_for_email
-from test_web_review_findings import signed_in
 
 EXPECTED = {
     "X-Frame-Options": "DENY",

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from click.testing import CliRunner
+from conftest import make_test_app
 from sqlmodel import select
 
-from conftest import make_test_app
 from pbem.cli import main
 from pbem.db import get_session
 from pbem.models import Turn

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_server_serve import free_port, wait_for
 
 from pbem import create_app
 from pbem.cli import main
 from pbem.config import ConfigError
-from test_server_serve import free_port, wait_for
 
 #: variables of the developer's own shell that would change what is tested
 _OWN = ("DATABASE_URL", "PBEM_SECRET_KEY", "PBEM_INSTANCE", "PBEM_BASE_URL")

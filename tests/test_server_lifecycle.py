@@ -7,14 +7,14 @@ import re
 from collections import Counter
 
 import pytest
+from conftest import make_test_app
 from sqlmodel import select
 
-from conftest import make_test_app
 from notation import registry
 from pbem.db import get_session
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, OutboxMessage, Seat
-from pbem.services.stored import seats_of
 from pbem.services import accounts, errors, games
+from pbem.services.stored import seats_of
 from pbem.services.turns import submit_turn
 
 

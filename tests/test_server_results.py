@@ -5,8 +5,7 @@ the players (Ataxx calls them x and o)."""
 import pytest
 
 from notation import record as records_format
-from pbem.services import records
-from pbem.services import games
+from pbem.services import games, records
 
 
 @pytest.mark.parametrize("kind", ["logger", "ataxx", "attactics"])

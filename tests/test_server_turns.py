@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 
 import pytest
+from conftest import make_test_app
 from sqlmodel import Session, select
 
-from conftest import make_test_app
 from pbem.db import get_session, make_engine
 from pbem.models import FINISHED, Game, OutboxMessage, Turn
 from pbem.services import errors, games

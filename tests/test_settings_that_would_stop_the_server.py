@@ -7,10 +7,10 @@ mail would ever be sent)."""
 from __future__ import annotations
 
 import pytest
+from test_server_instance import clean_env  # noqa: F401  (fixture)
 
 from pbem import create_app
 from pbem.config import ConfigError
-from test_server_instance import clean_env  # noqa: F401  (fixture)
 
 
 @pytest.mark.parametrize("variable, value, expected", [

@@ -8,10 +8,10 @@ from __future__ import annotations
 from html import unescape
 
 from sqlmodel import func, select
+from test_sign_in_links import csrf
 
 from pbem.db import get_session
 from pbem.models import OutboxMessage
-from test_sign_in_links import csrf
 
 
 def ask(client, email: str):

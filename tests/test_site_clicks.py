@@ -10,9 +10,6 @@ import json
 import re
 from html import unescape
 
-import pytest
-
-from notation import registry
 from test_site_history import _play, _started, browsers  # noqa: F401  (fixture)
 
 

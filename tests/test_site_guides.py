@@ -12,12 +12,12 @@ import re
 from html import unescape
 
 import pytest
-
-from notation import registry
-from pbem.services import guides
 from tally_game import register_tally
 from test_email_commands import client_reply, duel, plain_text, robot  # noqa: F401  (fixtures)
 from test_web_pages import create_game, post, sign_in, two  # noqa: F401  (fixture)
+
+from notation import registry
+from pbem.services import guides
 
 
 def _text(response) -> str:
@@ -100,9 +100,10 @@ def test_a_legend_is_under_the_board(two):  # noqa: F811
 
 
 def test_every_game_mail_links_the_guide(app, two):  # noqa: F811
+    from sqlmodel import select
+
     from pbem.db import get_session
     from pbem.models import OutboxMessage
-    from sqlmodel import select
 
     alice, bob = two
     game_id = create_game(alice)

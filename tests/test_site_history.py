@@ -10,13 +10,11 @@ import re
 from html import unescape
 
 import pytest
-
-from pbem.models import FINISHED, Game
-from pbem.services import games, results, turns
 from tally_game import register_tally
 from test_web_pages import sign_in
 
-
+from pbem.models import FINISHED, Game
+from pbem.services import games, results, turns
 
 
 @pytest.fixture

@@ -12,14 +12,14 @@ from html import unescape
 
 import pytest
 from sqlmodel import Session, select
+from test_api_games import api  # noqa: F401  (fixture)
+from test_web_pages import csrf, sign_in
 
 from pbem import create_app
 from pbem.models import ACTIVE, INVITING, Game, OutboxMessage, Seat
 from pbem.services import games, gamestate
 from pbem.services.accounts import player_for_email
 from pbem.services.errors import BadInput, Conflict
-from test_api_games import api  # noqa: F401  (fixture)
-from test_web_pages import csrf, sign_in
 
 
 @pytest.fixture

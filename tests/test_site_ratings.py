@@ -10,15 +10,11 @@ from datetime import datetime, timedelta, timezone
 from html import unescape
 
 import pytest
-from sqlmodel import select
-
-from pbem.services import glicko2
-from pbem.services.glicko2 import Rating, update
-from pbem.models import Game
-from pbem.services import games, ratings, turns
 from tally_game import register_tally
 from test_web_pages import sign_in
 
+from pbem.services import games, glicko2, ratings, turns
+from pbem.services.glicko2 import Rating, update
 
 # -- the paper's example ----------------------------------------------------------
 PLAYER = Rating(1500, 200, 0.06)

@@ -13,13 +13,13 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
+from statement_counts import counting
+from test_schedule_sweep_locks import make_due_games
 
 from pbem.models import Game, OutboxMessage, Player, Seat
 from pbem.models.clock import ReminderSent
 from pbem.services import sweep as sweeping
 from pbem.services import sweep_reminders
-from test_schedule_sweep_locks import make_due_games
-from statement_counts import counting
 
 CHUNK = 50
 #: the statements of one chunk of reminders: SELECT games; SELECT the movers'

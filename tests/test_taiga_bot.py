@@ -10,13 +10,13 @@ import random
 from dataclasses import replace
 
 import pytest
+from test_bots_determinize import positions
 
 from engine.bots import LEVELS, choose, mcts
 from engine.bots.hooks import level_for, offered, played_as
 from engine.errors import OptionError
 from engine.taiga import bot
 from notation import registry
-from test_bots_determinize import positions
 
 
 def _crowded(count: int = 3, searched: int = bot.SEARCHED["beginner"]):
@@ -118,9 +118,10 @@ def test_a_surveyed_forest_counts_more_the_more_tiles_and_the_fewer_open_edges_i
 
 
 def test_the_prospects_fade_with_the_pile_and_only_money_counts_once_it_is_empty():
+    from taiga_helpers import laid
+
     from engine.taiga.scoring import final_scoring
     from engine.taiga.tiles import PILE
-    from taiga_helpers import laid
 
     pieces = [(1, "surveyor", 0, 0, "n"), (2, "keeper", 1, 0, "c")]
     tiles = [("S4", 0, 1, 90), ("C1", 1, 0, 270)]
@@ -177,8 +178,9 @@ def test_the_prospects_are_the_money_at_the_end_and_each_prospect_exactly():
 
 
 def test_the_strongest_bot_keeps_the_camp_it_lays_even_where_its_road_reaches_no_forest_yet():
-    from engine.taiga.state import Place
     from taiga_helpers import GAME, laid
+
+    from engine.taiga.state import Place
 
     state = laid(drawn="C1")  # the start tile alone; a camp tile to lay
     view = GAME.view(state, 0)

@@ -7,6 +7,7 @@ north side (a forest area ``n``) and a road from west to east (spot ``e``)."""
 from __future__ import annotations
 
 import pytest
+from taiga_helpers import GAME, laid, play
 
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.taiga import board as maps
@@ -14,7 +15,6 @@ from engine.taiga.scoring import final_scoring, token_value
 from engine.taiga.state import Choose, Discard, Piece, Place
 from engine.taiga.tiles import KINDS, PILE, SPECIES, total_tiles
 from notation.taiga import NOTATION
-from taiga_helpers import GAME, laid, play
 
 
 def pieces_of(state, role):

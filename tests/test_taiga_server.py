@@ -12,6 +12,8 @@ from email.parser import BytesParser
 
 import pytest
 from sqlmodel import Session
+from test_email_commands import client_reply, mail_app, plain_text
+from test_web_pages import csrf, sign_in
 
 from engine import chance
 from mail.send import EmlFolderSink
@@ -21,11 +23,9 @@ from pbem.db import get_session
 from pbem.mailrobot import jobs
 from pbem.mailrobot.inbox import store_in
 from pbem.models import Game
-from pbem.services.stored import state_of
 from pbem.services import games
 from pbem.services.accounts import player_for_email
-from test_email_commands import client_reply, mail_app, plain_text
-from test_web_pages import csrf, sign_in
+from pbem.services.stored import state_of
 
 TAIGA = get("taiga")
 SEED = f"{0x7a16a:064x}"

@@ -14,7 +14,6 @@ from datetime import timedelta
 
 from sqlmodel import Session, select
 
-from pbem.db import get_session
 from pbem.models import ApiToken, Game, OutboxMessage, Turn
 from pbem.models.auth import WebSession
 from pbem.services import gamestate, web_sessions

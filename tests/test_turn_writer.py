@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from sqlmodel import Session, select
+from test_email_commands import client_reply, duel, plain_text, robot, turns  # noqa: F401  (fixtures)
 
 from pbem.cli import main
 from pbem.models import Game, OutboxMessage, Player, Seat, Turn, utcnow
 from pbem.services import errors, transition
-from pbem.services import turns as turn_service
 from pbem.services import sweep as sweeping
+from pbem.services import turns as turn_service
 from pbem.services.stored import kind_of
 from pbem.services.turns import preview_turn, submit_turn
-from test_email_commands import client_reply, duel, plain_text, robot, turns  # noqa: F401  (fixtures)
 
 ROOT = Path(__file__).resolve().parent.parent
 WRITER = ROOT / "pbem" / "services" / "transition.py"

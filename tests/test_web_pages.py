@@ -8,9 +8,9 @@ import re
 from html import unescape
 
 import pytest
+from conftest import make_test_app
 from sqlmodel import select
 
-from conftest import make_test_app
 from notation import record as records
 from pbem.db import get_session
 from pbem.models import OutboxMessage

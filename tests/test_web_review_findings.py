@@ -13,8 +13,7 @@ from sqlmodel import select
 from pbem import links
 from pbem.db import get_session
 from pbem.models import Game, OutboxMessage
-from pbem.services import games
-from pbem.services import web_sessions
+from pbem.services import games, web_sessions
 from pbem.services.accounts import create_api_token, player_for_email
 
 

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.alheimur.pieces import (
-    AlheimurState, Battle, FireOrder, Ship, Shot,
-)
+from engine.alheimur.pieces import AlheimurState, Battle, FireOrder, Ship, Shot
 from engine.base import ChanceEvent
-from engine.i18n import _
 from engine.errors import IllegalTurnError
+from engine.i18n import _
 
 PURPOSES = ("attack", "defence")
 

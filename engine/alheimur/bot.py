@@ -35,11 +35,10 @@ few noisy playouts each, lost more games to easy than it won.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import replace
-
-import math
 from typing import TYPE_CHECKING, Any, Sequence
 
 from engine.alheimur.deck import DECK, turned

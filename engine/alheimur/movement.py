@@ -24,11 +24,22 @@ from collections import Counter
 from dataclasses import replace
 
 from engine.alheimur.pieces import (
-    STEP, AlheimurState, Board, Flip, Fly, Land, Launch, Migrate, Move, Pyramid, Return, Ship,
+    STEP,
+    AlheimurState,
+    Board,
+    Flip,
+    Fly,
+    Land,
+    Launch,
+    Migrate,
+    Move,
+    Pyramid,
+    Return,
+    Ship,
 )
 from engine.alheimur.worlds import geometry
-from engine.i18n import N_, Text, _
 from engine.errors import IllegalTurnError
+from engine.i18n import N_, Text, _
 
 STEP_NAMES = {1: N_("migrate"), 2: N_("launch/return"), 3: N_("change status"), 4: N_("land"), 5: N_("board"),
               6: N_("fly")}
@@ -167,6 +178,14 @@ def move(state: AlheimurState, moves: tuple[Move, ...], log: list[str] | None) -
                         log.append(str(_("World {world}: a {ship} returns to {territory}", world=world.name,
                                          ship=_ship_text(m.size, m.fighter), territory=m.territory)))
         elif isinstance(m, Flip):
+            if m.fighter and not any(s.owner == player and s.size == m.size and not s.fighter and not s.marine
+                                     for s in ships):
+                loaded = next((s for s in ships if s.owner == player and s.size == m.size and not s.fighter), None)
+                if loaded is not None:  # its only transports of that size carry a marine
+                    raise IllegalTurnError(_("{where}: your transport of {size} in the orbit of world {world} "
+                                             "carries a marine of {marine}, and only a ship without a marine "
+                                             "changes status", where=where, size=m.size, world=world.name,
+                                             marine=loaded.marine))
             ship = take_ship(m.size, not m.fighter, 0, moved_key=(world.name,))
             new = replace(ship, fighter=m.fighter)
             ships.append(new)

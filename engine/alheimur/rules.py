@@ -8,16 +8,13 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from engine.alheimur import battle, setup
 from engine.alheimur.movement import move
-from engine.alheimur.pieces import (
-    HIDDEN_ORDER,
-    LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn,
-)
+from engine.alheimur.pieces import HIDDEN_ORDER, LAST_ROUND_AT, AlheimurState, AlheimurTurn, Colonists, Place, Turn
 from engine.alheimur.scoring import score
 from engine.alheimur.survival import expand, last_round_owed, survive
 from engine.alheimur.turns import play_turns
-from engine.base import ChanceEvent, Rules, Result, standings
-from engine.i18n import _
+from engine.base import ChanceEvent, Result, Rules, standings
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
+from engine.i18n import _
 
 #: what the server hides while the game is on: unturned cards, orbit cards
 HIDDEN = "?"

@@ -15,15 +15,22 @@ from itertools import combinations, product
 from typing import Iterator
 
 from engine.alheimur.deck import DECK, turned
-from engine.alheimur.pieces import (
-    DEFAULT_ORDER, SIZES, AlheimurState, Colonists, Place, Pyramid, World, world_name,
-)
+from engine.alheimur.pieces import DEFAULT_ORDER, SIZES, AlheimurState, Colonists, Place, Pyramid, World, world_name
 from engine.alheimur.worlds import (
-    COMPASS, COMPASS_NAME, Layout, finish, fits, geometry, placements, playable, swapped, swaps,
+    COMPASS,
+    COMPASS_NAME,
+    Layout,
+    finish,
+    fits,
+    geometry,
+    placements,
+    playable,
+    swapped,
+    swaps,
 )
 from engine.base import ChanceEvent
-from engine.i18n import _
 from engine.errors import IllegalTurnError
+from engine.i18n import _
 
 #: a card a view does not show
 HIDDEN = "?"

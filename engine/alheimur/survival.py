@@ -16,8 +16,8 @@ from dataclasses import replace
 
 from engine.alheimur.pieces import SIZES, AlheimurState, Civilize, Expand, Pyramid, World
 from engine.alheimur.worlds import geometry
-from engine.i18n import _
 from engine.errors import IllegalTurnError
+from engine.i18n import _
 
 #: pips -> (fewest, most) neighbours a colonist survives with
 BOUNDS = {1: (2, 3), 2: (3, 4), 3: (4, 5)}

@@ -30,7 +30,20 @@ from typing import Iterator
 from engine.alheimur import battle
 from engine.alheimur.movement import move
 from engine.alheimur.pieces import (
-    SIZES, AlheimurState, Board, Civilize, Expand, FireOrder, Flip, Fly, Land, Launch, Migrate, Move, Return, Turn,
+    SIZES,
+    AlheimurState,
+    Board,
+    Civilize,
+    Expand,
+    FireOrder,
+    Flip,
+    Fly,
+    Land,
+    Launch,
+    Migrate,
+    Move,
+    Return,
+    Turn,
 )
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.worlds import geometry

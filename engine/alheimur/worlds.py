@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from engine.alheimur.deck import territories as card_territories, turned
+from engine.alheimur.deck import territories as card_territories
+from engine.alheimur.deck import turned
 
 FILES = "abcd"
 #: positions of the other cards relative to the first, by compass name

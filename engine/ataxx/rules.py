@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
-
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ataxx.bitboard import (
-    FAR,
-    FULL,
-    NEAR,
-    can_move,
-    dilate,
-    square_name,
-    squares,
-)
+from engine.ataxx.bitboard import FAR, FULL, NEAR, can_move, dilate, square_name, squares
 from engine.ataxx.state import PASS, AtaxxMove, AtaxxState
-from engine.base import Rules, Result
+from engine.base import Result, Rules
 from engine.errors import GameOverError, IllegalTurnError
+from engine.i18n import N_, _
 
 START = AtaxxState(x=(1 << 42) | (1 << 6), o=1 | (1 << 48))  # x on a7 and g1, o on a1 and g7
 HALFMOVE_LIMIT = 100

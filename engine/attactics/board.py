@@ -7,9 +7,9 @@ Squares are ``rank * 8 + file`` (a1 = 0, h1 = 7, a8 = 56).  A square holds 0
 
 from __future__ import annotations
 
-from engine.i18n import _
-
 from collections.abc import Iterable
+
+from engine.i18n import _
 
 SIZE = 8
 SQUARES = range(SIZE * SIZE)

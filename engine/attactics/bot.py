@@ -16,12 +16,12 @@ import math
 import random
 from typing import Any
 
+from engine.attactics.threats import best_capture
 from engine.base import Rules
 from engine.bots import payoff
 from engine.bots.alphabeta import chooser
 from engine.bots.budget import Budget
 from engine.bots.hooks import Hooks
-from engine.attactics.threats import best_capture
 
 SCALE = 3.0  # pyramids ahead for ~76% (tanh(1))
 

@@ -3,8 +3,6 @@ captures with their replacement chain, elimination and the two wins."""
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
-
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -25,8 +23,9 @@ from engine.attactics.board import (
 )
 from engine.attactics.settle import Captures, OutcomeKey, Reductions, Work
 from engine.attactics.state import AttacticsState, Fill, Grow, Move, Shrink, Turn
-from engine.base import Rules, Result, standings
+from engine.base import Result, Rules, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
+from engine.i18n import N_, _
 
 Outcomes = dict[OutcomeKey, list[frozenset[Fill]]]
 _LISTED = 12  # options listed in an error message at most

@@ -13,15 +13,13 @@ writes the fewest fills that pin its outcome down.
 
 from __future__ import annotations
 
-from engine.i18n import _
-
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, product
 
 from engine.attactics.board import code, order, owner, size_of
 from engine.attactics.state import Fill
-
+from engine.i18n import _
 
 #: an outcome of a turn, as ``Work.key`` gives it: the final board and
 #: stashes (``()`` for a turn that leaves nothing to settle)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Hashable
 
 from engine.base import ChanceEvent, Rules
@@ -25,6 +25,7 @@ from engine.bots import payoff
 from engine.bots.budget import Budget
 from engine.bots.hooks import Hooks
 from engine.errors import PbemError
+
 
 @dataclass
 class Node:

@@ -8,14 +8,13 @@ remaining six by the same rule.  A *selection* is the set of three positions
 
 from __future__ import annotations
 
-from engine.i18n import _
-
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations
 from typing import Iterator
 
 from engine.greenhouse.flowers import Genes
+from engine.i18n import _
 
 #: the 20 ways to choose 3 of 6 positions, as sorted tuples
 SELECTIONS: tuple[tuple[int, ...], ...] = tuple(combinations(range(6), 3))

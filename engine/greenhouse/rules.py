@@ -3,21 +3,30 @@ the end and the score, as ruled in ``notation/greenhouse/guide.md``."""
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
-
 import re
 from collections import Counter
 from typing import Any, Iterator, Mapping, Sequence
 
 from engine import chance
-from engine.base import Rules, OptionSpec, PuzzlePar, Result
+from engine.base import OptionSpec, PuzzlePar, Result, Rules
 from engine.errors import GameOverError, IllegalTurnError, OptionError, shown
 from engine.greenhouse import breeding, solver
 from engine.greenhouse.delivery import breedable, deliver
 from engine.greenhouse.flowers import (
-    COLOURS, GENES, PER_SIZE, Breed, Flower, Genes, GiveUp, GreenhouseState, GreenhouseTurn,
-    is_chromosome, split_genes, stash_pyramids,
+    COLOURS,
+    GENES,
+    PER_SIZE,
+    Breed,
+    Flower,
+    Genes,
+    GiveUp,
+    GreenhouseState,
+    GreenhouseTurn,
+    is_chromosome,
+    split_genes,
+    stash_pyramids,
 )
+from engine.i18n import N_, _
 
 DEFAULT_STASHES = "rbpc"
 DEFAULT_ORDERS = "4"

@@ -22,8 +22,8 @@ from itertools import combinations
 from typing import Iterator
 
 from engine.greenhouse import breeding, leftovers
-from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
 from engine.greenhouse.delivery import bred, breedable
+from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
 
 #: depths up to which the pruning loses nothing
 EXACT_DEPTH = 2

@@ -9,9 +9,8 @@ only allowed where every remaining tree has at most one empty neighbour.
 
 from __future__ import annotations
 
-from engine.i18n import _
-
 from engine.errors import AmbiguousTurnError, IllegalTurnError
+from engine.i18n import _
 from engine.logger.board import LINES, MATURE_TREES, NEIGHBOURS, names, order, square_name
 
 GROW = {"s": "S", "S": "M"}

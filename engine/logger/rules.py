@@ -3,13 +3,12 @@ the compulsory action, scoring and the equal-turns end."""
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
-
 from itertools import combinations
 from typing import Any, Iterator, Mapping
 
-from engine.base import Rules, OptionSpec, Result, standings
+from engine.base import OptionSpec, Result, Rules, standings
 from engine.errors import GameOverError, IllegalTurnError
+from engine.i18n import N_, _
 from engine.logger import growth
 from engine.logger.board import (
     CORNERS,

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable
 
-from engine.taiga.tiles import DIRECTIONS, KINDS, STEP, Turned, turned, turns_of
 from engine.taiga.state import Placed
+from engine.taiga.tiles import DIRECTIONS, KINDS, STEP, Turned, turned, turns_of
 
 Key = tuple[int, int, str]
 

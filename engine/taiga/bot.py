@@ -50,8 +50,8 @@ from engine.base import Rules
 from engine.bots import mcts
 from engine.bots.hooks import Hooks
 from engine.bots.hooks import unseen as unseen_of
-from engine.taiga.scoring import camp_reach, final_scoring
 from engine.taiga import board as maps
+from engine.taiga.scoring import camp_reach, final_scoring
 from engine.taiga.state import HIDDEN, Place, TaigaState, TaigaTurn
 from engine.taiga.tiles import PILE
 

@@ -21,19 +21,28 @@ import itertools
 from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
-from engine.base import ChanceEvent, Rules, Result, standings
+from engine.base import ChanceEvent, Result, Rules, standings
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.i18n import N_, _
 from engine.taiga import board as maps
 from engine.taiga.board import Forest, Map
 from engine.taiga.scoring import final_scoring, log_forests
 from engine.taiga.state import (
-    HIDDEN, LUMBERJACK_COST, START_MONEY, TRUCK_COST, Choose, Discard, Pending, Piece, Place, Placed,
-    TaigaState, TaigaTurn,
+    HIDDEN,
+    LUMBERJACK_COST,
+    START_MONEY,
+    TRUCK_COST,
+    Choose,
+    Discard,
+    Pending,
+    Piece,
+    Place,
+    Placed,
+    TaigaState,
+    TaigaTurn,
 )
-from engine.taiga.tiles import (
-    CAMP_SPOT, DIRECTION_NAMES, EDGE_KINDS, KINDS, PILE, START, STEP, canonical_turn, turned,
-)
+from engine.taiga.tiles import CAMP_SPOT, DIRECTION_NAMES, EDGE_KINDS, KINDS, PILE, START, STEP, canonical_turn, turned
+
 
 def start_state(players: int) -> TaigaState:
     return TaigaState((Placed(0, 0, START, 0),), (), (), (START_MONEY,) * players, ((),) * players,

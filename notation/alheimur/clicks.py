@@ -37,7 +37,8 @@ from engine.alheimur.pieces import STEP, AlheimurState, Civilize, Expand, Turn
 from engine.alheimur.survival import expand, survive
 from engine.alheimur.turns import MOST_ITEMS, STEPS, expansion_options, moved, step_moves, variants
 from engine.errors import IllegalTurnError
-from notation.clicks import ClickOptions, click_options as generic_click_options, common_start
+from notation.clicks import ClickOptions, common_start
+from notation.clicks import click_options as generic_click_options
 
 #: at most this many turns agreeing with the clicks are walked to count them
 #: (and to find the start of text they share); the next clicks and the

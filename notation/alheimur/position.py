@@ -33,15 +33,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from engine.alheimur.deck import DECK, turned
-from engine.alheimur.pieces import (
-    HIDDEN_ORDER,
-    PER_SIZE,
-    AlheimurState,
-    FireOrder,
-    Pyramid,
-    Ship,
-    World,
-)
+from engine.alheimur.pieces import HIDDEN_ORDER, PER_SIZE, AlheimurState, FireOrder, Pyramid, Ship, World
 from engine.alheimur.worlds import COMPASS, geometry
 from engine.errors import PositionError
 from engine.i18n import _

@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-from engine.i18n import N_, _
-
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +12,7 @@ from typing import Any
 from engine.ataxx import PASS, AtaxxGame, AtaxxMove, AtaxxState
 from engine.ataxx.bitboard import FAR, NEAR, SIZE, parse_square, square_name
 from engine.errors import GameOverError, MalformedTurnError, PositionError, TurnError
+from engine.i18n import N_, _
 from notation.base import Diagram, GameKind, Notation, Piece, PieceLook, reason_words
 from notation.quote import quote
 

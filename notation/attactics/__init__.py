@@ -10,8 +10,6 @@ stash; after a grow: d4 ends medium) or ``d4=.`` (left empty).  Positions:
 
 from __future__ import annotations
 
-from engine.i18n import N_, Text, _
-
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -29,13 +27,8 @@ from engine.attactics.board import (
 )
 from engine.attactics.rules import turn_text
 from engine.attactics.state import Turn
-from engine.errors import (
-    GameOverError,
-    IllegalTurnError,
-    MalformedTurnError,
-    PositionError,
-    TurnError,
-)
+from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
+from engine.i18n import N_, Text, _
 from notation.base import Diagram, GameKind, Notation, Piece, reason_words
 from notation.quote import quote
 
@@ -217,8 +210,8 @@ class AttacticsNotation(Notation[AttacticsState, Any]):
         else:
             caption = [str(_("Player {n} to move", n=state.to_move + 1))]
         for p in range(state.players):
-            s, m, l = state.stashes[p]
-            values = dict(n=p + 1, count=state.on_board(p), small=s, medium=m, large=l)
+            small, medium, large = state.stashes[p]
+            values = dict(n=p + 1, count=state.on_board(p), small=small, medium=medium, large=large)
             if state.is_out(p):
                 line = _("Player {n}: {count} on the board; stash {small} small, {medium} medium, {large} large, out",
                          **values)

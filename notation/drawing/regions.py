@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from notation.base import Diagram
-from notation.drawing import zones
 from notation.drawing import render as diagrams
+from notation.drawing import zones
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
 MARK = "#ff6f00"

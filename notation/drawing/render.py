@@ -18,15 +18,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any, Callable, Hashable, Mapping
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from engine.i18n import current_language, translate
 from notation import registry
-from notation.drawing import sprites
-from notation.drawing import zones
-from notation.drawing import png as png_encode
 from notation.base import PLAYER_COLOURS as _PALETTE
 from notation.base import SHARED_LOOKS, Diagram, Piece, PieceLook, player_colour
+from notation.drawing import png as png_encode
+from notation.drawing import sprites, zones
 
 CELL = 56
 MARGIN = 26  # room for the rank numbers (left) and files (below)

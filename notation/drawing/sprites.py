@@ -317,7 +317,7 @@ class Painter:
             return True
         if len(self.pasted) > BOXES_COMPARED:
             return False  # comparing costs more than looking
-        return not any(left < r and l < right and top < b and t < bottom for l, t, r, b in self.pasted)
+        return not any(left < r and x < right and top < b and t < bottom for x, t, r, b in self.pasted)
 
     def _paste(self, core: Any, box: tuple[int, int, int, int]) -> None:
         self.core.paste(core, box)

@@ -8,8 +8,6 @@ Positions: ``<flowers> <orders> <siblings> <next number> <breedings> <status>``.
 
 from __future__ import annotations
 
-from engine.i18n import N_, Text, _
-
 import re
 import unicodedata
 from collections import Counter
@@ -17,12 +15,13 @@ from typing import Any, Mapping, Sequence
 
 from engine.errors import GameOverError, MalformedTurnError, PbemError, PositionError, TurnError
 from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
-from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
 from engine.greenhouse.delivery import deliver
+from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
 from engine.greenhouse.rules import read_orders
-from notation.greenhouse import clicks as greenhouse_clicks
-from notation.clicks import ClickOptions
+from engine.i18n import N_, Text, _
 from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
+from notation.clicks import ClickOptions
+from notation.greenhouse import clicks as greenhouse_clicks
 from notation.quote import quote
 
 _HELP = _("a Martian Greenhouse turn names two flowers and the two children they give, each child "

@@ -14,8 +14,8 @@ from functools import lru_cache
 from typing import Sequence
 
 from engine.greenhouse import Breed, GiveUp, GreenhouseState
-from engine.greenhouse.delivery import breedable
 from engine.greenhouse.breeding import SELECTIONS, interleavings, rest
+from engine.greenhouse.delivery import breedable
 from engine.greenhouse.flowers import GENES, Genes
 from notation.clicks import ClickOptions
 

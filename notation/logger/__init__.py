@@ -8,14 +8,13 @@ turn is the corner alone (``a1``).  Positions:
 
 from __future__ import annotations
 
-from engine.i18n import N_, Text, _
-
 import re
 import unicodedata
 from typing import Any, Mapping
 
 from engine.base import Result
 from engine.errors import GameOverError, IllegalTurnError, MalformedTurnError, PositionError, TurnError
+from engine.i18n import N_, Text, _
 from engine.logger import Chop, LoggerGame, LoggerState, LoggerTurn, Plant, Protest, SetupTurn
 from engine.logger.board import CORNERS, names, order, parse_square, square_name
 from engine.logger.state import Action, Turn

@@ -128,7 +128,7 @@ def tile_glyph(tile: Turned, pieces: Iterable[tuple[str, str, int]] = (), logged
                token: bool = True) -> tuple[str, str, str]:
     """The tile in three rows of five characters (see the module's doc)."""
     meeple = truck = "  "
-    for spot, role, player in pieces:
+    for _spot, role, player in pieces:
         if role == "truck":
             truck = f"t{player + 1}"
         else:

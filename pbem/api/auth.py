@@ -8,9 +8,9 @@ from flask import request
 from pbem.db import get_session
 from pbem.i18n import gettext, lazy_gettext, read_in_language_of
 from pbem.models import Player
-from pbem.services.stored import Seated, load_seated
 from pbem.services.accounts import player_for_api_token, seated_by_api_token
 from pbem.services.errors import NotSignedIn
+from pbem.services.stored import Seated, load_seated
 from pbem.services.web_sessions import current_player
 
 HOW = lazy_gettext("send your API token as the header 'Authorization: Bearer pbem_...'; make a token on the "

@@ -8,7 +8,7 @@ import logging
 from typing import Any, Callable
 from urllib.parse import quote_plus as quote_url
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import Schema, ValidationError
 from sqlmodel import Session
@@ -16,23 +16,22 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.i18n import current_language
 from notation import registry
-from pbem.services import present
 from pbem.api import schemas
-from pbem.api.fast_dump import dumper
 from pbem.api.auth import api_player, api_player_seated
+from pbem.api.fast_dump import dumper
 from pbem.api.validation_words import translated
 from pbem.db import get_session
-from pbem.models import Game, Player
 from pbem.i18n import gettext
 from pbem.json_errors import error_response
-from pbem.services.stored import game_for_player, kind_of
-from pbem.services import games, puzzles, seat_settings, sweep, turns
+from pbem.models import Game, Player
+from pbem.services import games, present, puzzles, seat_settings, sweep, turns
 from pbem.services import visibility as views
 from pbem.services.bot_seats import offered_levels
-from pbem.services.schedule import schedule_data
 from pbem.services.clock.deadlines import check_bank_cap
-from pbem.services.turns import too_long
 from pbem.services.errors import BadInput, NotFound, ServiceError
+from pbem.services.schedule import schedule_data
+from pbem.services.stored import game_for_player, kind_of
+from pbem.services.turns import too_long
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 log = logging.getLogger(__name__)

@@ -17,10 +17,10 @@ def play(game_id: int, turn: str, email: str, ply: int | None) -> None:
     """Play TURN in game GAME_ID as the player with address --as."""
     from pbem import create_app
     from pbem.db import get_session
-    from pbem.services.stored import load_game
+    from pbem.services import visibility as views
     from pbem.services.accounts import player_for_email
     from pbem.services.errors import ServiceError
-    from pbem.services import visibility as views
+    from pbem.services.stored import load_game
     from pbem.services.turns import submit_turn
 
     app = create_app()

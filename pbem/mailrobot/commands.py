@@ -18,8 +18,6 @@ there is one.
 
 from __future__ import annotations
 
-from pbem.i18n import N_, gettext
-
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,17 +33,19 @@ from mail.inbound import InboundMessage
 from mail.tokens import make_reply_address
 from notation import registry
 from pbem import links
+from pbem.i18n import N_, gettext
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import MailSettings
 from pbem.models import ACCEPTED, ACTIVE, INVITING, Game, OutboxMessage, Player, Seat, utcnow
 from pbem.models.mail import DONE
-from pbem.services.stored import games_of, kind_of, seat_of, seated_players, seats_of, title_of
-from pbem.services import games as lifecycle
 from pbem.services import bot_seats, gamestate, puzzles, seat_settings, turns, vacations
+from pbem.services import games as lifecycle
 from pbem.services import visibility as views
-from pbem.services.par import name_of, par_text
 from pbem.services.errors import BadInput, GameNotActive, PlyNotReached
+from pbem.services.par import name_of, par_text
+from pbem.services.stored import games_of, kind_of, seat_of, seated_players, seats_of, title_of
+
 
 class AlreadyProcessed(Exception):
     """Another worker processed the message first."""
@@ -259,7 +259,6 @@ def plain_help(settings: MailSettings) -> str:
 def _status_line(ctx: Context) -> str:
     game = ctx.game
     assert game is not None  # asked about a game (a command in it, or each of ``games``)
-    kind = kind_of(game)
     head = f"Game {game.id} ({title_of(game)}), {game.ply} turn{'' if game.ply == 1 else 's'} played"
     if game.status != ACTIVE:
         return f"{head}: {game.status}, result {game.result}. {game.termination or ''}".strip()

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Engine, update
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from mail.keys import message_key

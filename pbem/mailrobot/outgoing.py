@@ -44,21 +44,21 @@ from sqlalchemy import ColumnElement, Engine, exists, or_, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
-from mail.compose import compose_notification, game_root_id, Thread
+from engine.i18n import current_language
+from mail.compose import Thread, compose_notification, game_root_id
 from mail.drain import PERMANENT, UNCERTAIN, DrainResult, Failure, Outgoing
 from mail.drain import drain as send_drain
 from mail.send import EmlFolderSink, Sender, SmtpSender
 from mail.tokens import make_reply_address
+from pbem.i18n import for_player, gettext
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
-from engine.i18n import current_language
-from pbem.i18n import for_player, gettext
-from pbem.services.stored_words import shown_lines
-from pbem.services.notify import deadline_line
 from pbem.models import Game, OutboxMessage, Player, utcnow
-from pbem.services.stored import kind_of, seat_of, turns_of
 from pbem.services import refusals
 from pbem.services import visibility as views
+from pbem.services.notify import deadline_line
+from pbem.services.stored import kind_of, seat_of, turns_of
+from pbem.services.stored_words import shown_lines
 
 log = logging.getLogger(__name__)
 

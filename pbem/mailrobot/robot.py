@@ -29,20 +29,29 @@ from sqlmodel import Session, select
 from engine.errors import AmbiguousTurnError, IllegalTurnError, PbemError
 from mail import commands as c
 from mail.errors import MailError
-from mail.inbound import InboundMessage, parse_message
+from mail.inbound import parse_message
 from mail.tokens import read_token
-from pbem.mailrobot.commands import (BEFORE_START, COMMANDS, AlreadyProcessed, Context, game_help, looks_like_turn,
-                                     plain_help, unhandled, waiting_for)
+from pbem.i18n import for_player
+from pbem.mailrobot.commands import (
+    BEFORE_START,
+    COMMANDS,
+    AlreadyProcessed,
+    Context,
+    game_help,
+    looks_like_turn,
+    plain_help,
+    unhandled,
+    waiting_for,
+)
 from pbem.mailrobot.inbox import claim
 from pbem.mailrobot.replies import once_a_day, queue_reply
 from pbem.mailrobot.settings import REPLY_PREFIX, MailSettings
-from pbem.i18n import for_player
 from pbem.models import INVITING, Game, Player
 from pbem.models.mail import DONE, IGNORED, InboxMessage
-from pbem.services.stored import kind_of, seat_of
 from pbem.services import turns
 from pbem.services import visibility as views
 from pbem.services.errors import ServiceError
+from pbem.services.stored import kind_of, seat_of
 
 
 def process(session: Session, settings: MailSettings, row: InboxMessage) -> str:

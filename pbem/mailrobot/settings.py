@@ -10,8 +10,8 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-from mail.imap import ImapConfig
 from mail.drain import Backoff
+from mail.imap import ImapConfig
 from mail.send import SmtpConfig
 
 REPLY_PREFIX = "play"

@@ -3,9 +3,9 @@ over in ``config.attributes["engine"]`` (or on ``sqlalchemy.url``)."""
 
 from alembic import context
 from sqlalchemy import create_engine, text
+from sqlmodel import SQLModel
 
 from pbem.models import tables  # noqa: F401  (fills the metadata)
-from sqlmodel import SQLModel
 
 config = context.config
 target_metadata = SQLModel.metadata

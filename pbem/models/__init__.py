@@ -8,17 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Callable, Optional
 
-from sqlalchemy import (
-    JSON,
-    Column,
-    DateTime,
-    Dialect,
-    Index,
-    Table,
-    Text,
-    TypeDecorator,
-    UniqueConstraint,
-)
+from sqlalchemy import JSON, Column, DateTime, Dialect, Index, Table, Text, TypeDecorator, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 #: the current time, as an aware UTC datetime; tests may replace it

@@ -12,5 +12,5 @@ from pbem import models  # noqa: F401  (players, games, seats, turns, tokens, ou
 from pbem.models import auth as models_auth  # noqa: F401  (the sign-in tables)
 from pbem.models import clock as models_clock  # noqa: F401  (the clock's tables)
 from pbem.models import mail as models_mail  # noqa: F401  (the mail tables)
-from pbem.models import refusals as models_refusals  # noqa: F401  (the mail refusals)
 from pbem.models import puzzles as models_puzzles  # noqa: F401  (shared puzzles)
+from pbem.models import refusals as models_refusals  # noqa: F401  (the mail refusals)

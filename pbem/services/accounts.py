@@ -7,8 +7,6 @@ seconds.  API tokens are random strings; only their digest is stored too.
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 import contextlib
 import functools
 import hashlib
@@ -25,11 +23,13 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
 from pbem import links
+from pbem.i18n import gettext
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
 from pbem.models.auth import SignInLink
-from pbem.services.stored import Seated, load_seated
 from pbem.services import outbox, refusals
 from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
+from pbem.services.stored import Seated, load_seated
+
 
 class TooMany(ServiceError):
     """Too many requests of one kind (HTTP 429)."""

@@ -10,8 +10,6 @@ last sent, so two runs never send it twice."""
 
 from __future__ import annotations
 
-from pbem.i18n import for_player, gettext, ngettext
-
 import re
 from datetime import datetime
 from typing import Any
@@ -21,12 +19,13 @@ from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
 from pbem import links
+from pbem.i18n import for_player, gettext, ngettext
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences
-from pbem.services.stored import seated_players, title_of, to_move
 from pbem.services import outbox
 from pbem.services.clock.deadlines import parse_hours
 from pbem.services.errors import BadInput
+from pbem.services.stored import seated_players, title_of, to_move
 
 
 def preferences(session: Session, player: Player) -> Preferences:

@@ -10,8 +10,6 @@ before a turn was played is refused, not written after the turn).
 
 from __future__ import annotations
 
-from pbem.i18n import gettext, lazy_gettext
-
 import random
 from typing import Any, Callable, Iterable
 
@@ -21,26 +19,25 @@ from engine import chance
 from engine.errors import PbemError
 from notation import registry
 from pbem.db import rolls_back
-from pbem.models import (
-    ABANDONED,
-    ACCEPTED,
-    ACTIVE,
-    DECLINED,
-    FINISHED,
-    INVITED,
-    INVITING,
-    Game,
-    Player,
-    Seat,
-    utcnow,
-)
+from pbem.i18n import gettext, lazy_gettext
+from pbem.models import ABANDONED, ACCEPTED, ACTIVE, DECLINED, FINISHED, INVITED, INVITING, Game, Player, Seat, utcnow
 from pbem.models.puzzles import PublishedSeedGame, Puzzle
-from pbem.services.stored import game_for_player, is_solitaire, kind_of, load_game, seat_of, seated_players, seats_of, settled, start_state
 from pbem.services import bot_seats as bot_players
 from pbem.services import gamestate, invitations, notify, refusals
-from pbem.services.clock.deadlines import start_values, time_control_for
 from pbem.services.accounts import TooMany, normalize_email, player_for_email, sign_in_link
+from pbem.services.clock.deadlines import start_values, time_control_for
 from pbem.services.errors import BadInput, Conflict, GameNotActive
+from pbem.services.stored import (
+    game_for_player,
+    is_solitaire,
+    kind_of,
+    load_game,
+    seat_of,
+    seated_players,
+    seats_of,
+    settled,
+    start_state,
+)
 
 MAX_HOURS = 24 * 365
 
@@ -310,8 +307,11 @@ def decline(session: Session, game_id: Any, player: Player) -> Game:
     return game
 
 
-def _start(session: Session, game: Game, headline: Any = lazy_gettext("Everyone has accepted: the game has started."),
-           seed: str | None = None) -> None:
+#: the headline of the mail that starts a game
+STARTED = lazy_gettext("Everyone has accepted: the game has started.")
+
+
+def _start(session: Session, game: Game, headline: Any = STARTED, seed: str | None = None) -> None:
     kind = kind_of(game)
     seats = seats_of(session, game)
     if game.random_order:

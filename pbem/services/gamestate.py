@@ -32,11 +32,10 @@ from sqlalchemy.sql.dml import ReturningUpdate
 from sqlmodel import Session, col
 
 from engine import chance
-
 from pbem import late_begin
-from pbem.services import bulk
 from pbem.db import insert_rows, rows_by_table
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game, table_of
+from pbem.services import bulk
 
 _UNCHECKED = object()
 

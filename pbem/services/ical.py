@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 from pbem import links
 from pbem.models import Player, utcnow
 from pbem.models.clock import Preferences
-from pbem.services.stored import title_of
 from pbem.services.digest import preferences, waiting
+from pbem.services.stored import title_of
 
 
 def token_for(session: Session, player: Player, reset: bool = False) -> str:

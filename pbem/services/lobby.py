@@ -5,18 +5,17 @@ seat goes through the game-state door (``gamestate.take_open_seat``)."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem.models import INVITING, Game, Player
-from pbem.services.stored import games_of, seated_players, title_of
 from notation import registry
+from pbem.i18n import gettext
+from pbem.models import INVITING, Game, Player
 from pbem.services import ratings, results
 from pbem.services.clock import deadlines as time_control
 from pbem.services.errors import NotFound
+from pbem.services.stored import games_of, seated_players, title_of
 
 
 def open_challenges(session: Session, viewer: Player | None = None) -> list[dict[str, Any]]:

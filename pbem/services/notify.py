@@ -17,10 +17,10 @@ from pbem import links
 from pbem.db import insert_rows
 from pbem.i18n import for_player, gettext
 from pbem.models import Game, Player, Seat
-from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services import outbox, par
 from pbem.services.digest import prefers_digest
 from pbem.services.refusals import refusing
+from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, to_move
 from pbem.services.stored_words import shown
 
 

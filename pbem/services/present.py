@@ -10,14 +10,14 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.errors import PbemError
-from pbem.models import OPEN_STATUSES, Game, Player, Turn
-from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, turns_of
-from notation.base import GameKind, player_colour
-from pbem.services import gamestate, par, results, seat_settings, sweep
-from pbem.services.clock import deadlines as time_control
-from pbem.services import visibility as views
-from pbem.services.stored_words import shown
 from engine.i18n import current_language
+from notation.base import GameKind, player_colour
+from pbem.models import OPEN_STATUSES, Game, Player, Turn
+from pbem.services import gamestate, par, results, seat_settings, sweep
+from pbem.services import visibility as views
+from pbem.services.clock import deadlines as time_control
+from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, turns_of
+from pbem.services.stored_words import shown
 
 
 def summary(session: Session, game: Game, viewer: Player | None = None,

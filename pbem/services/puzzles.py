@@ -14,8 +14,6 @@ who finished first; games given up are not ranked.
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from datetime import date
 from typing import Any, Callable
 
@@ -28,6 +26,7 @@ from engine import chance
 from engine.base import settle_from_seed
 from engine.errors import PbemError, shown
 from notation import registry
+from pbem.i18n import gettext
 from pbem.models import FINISHED, Game, Player, Seat, utcnow
 from pbem.models.puzzles import PublishedSeedGame, Puzzle
 from pbem.services import games

@@ -30,9 +30,9 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from pbem.services.glicko2 import Rating, update
 from pbem.models import FINISHED, Game, Player, Seat
 from pbem.services import results
+from pbem.services.glicko2 import Rating, update
 
 #: a rating period
 PERIOD = timedelta(days=7)

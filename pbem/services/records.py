@@ -15,8 +15,8 @@ from sqlmodel import Session
 from engine import chance
 from notation import record as records
 from pbem.models import OPEN_STATUSES, Game
-from pbem.services.stored import kind_of, seated_players, start_state, turns_of
 from pbem.services import par
+from pbem.services.stored import kind_of, seated_players, start_state, turns_of
 from pbem.services.sweep import record_turns
 
 

@@ -13,8 +13,6 @@ mail again.
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from typing import Any, Iterable
 
 from flask import current_app, has_app_context
@@ -24,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem import links
+from pbem.i18n import gettext
 from pbem.models import OutboxMessage, utcnow
 from pbem.models.refusals import MailRefusal
 from pbem.services.errors import BadInput, Forbidden

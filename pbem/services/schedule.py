@@ -10,9 +10,8 @@ from flask import url_for
 from sqlmodel import Session
 
 from pbem import links
-from pbem.services import ical
 from pbem.models import Player
-from pbem.services import digest, vacations
+from pbem.services import digest, ical, vacations
 
 
 def schedule_data(session: Session, player: Player) -> dict[str, Any]:

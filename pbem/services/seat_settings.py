@@ -28,9 +28,9 @@ from engine.errors import PbemError, shown
 from notation.base import SeatSetting
 from pbem.i18n import gettext
 from pbem.models import ACTIVE, Game, Player, Seat
-from pbem.services.stored import kind_of, load_seated, state_of
 from pbem.services import gamestate
 from pbem.services.errors import BadInput, BadTurn, Conflict, GameNotActive
+from pbem.services.stored import kind_of, load_seated, state_of
 
 #: the longest value a player may write
 MAX_VALUE = 200

@@ -19,6 +19,7 @@ import re
 
 from pbem.catalogues import read, sources
 
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue only (it is stored in English)."""
     return message

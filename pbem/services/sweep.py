@@ -26,8 +26,6 @@ the players are told.
 
 from __future__ import annotations
 
-from pbem.i18n import for_player, gettext
-
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -38,20 +36,15 @@ from sqlmodel import Session, col, select
 
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
 from pbem.db import rolls_back
+from pbem.i18n import for_player, gettext
 from pbem.models import ACTIVE, Game, Player, Seat, Turn, utcnow
 from pbem.models.clock import ReminderSent, Timeout
-from pbem.services.stored import game_for_player, is_solitaire, kind_of, seated_players, state_of
 from pbem.services import gamestate, notify, transition
-from pbem.services.transition import CLOCK_SOURCE, Move, out_seats, short
+from pbem.services.clock.deadlines import control_of, mover_seat, next_check, reminder_hours, reminders_sent
 from pbem.services.errors import Conflict, GameNotActive
+from pbem.services.stored import game_for_player, is_solitaire, kind_of, seated_players, state_of
 from pbem.services.sweep_reminders import remind_many, reminder_mail
-from pbem.services.clock.deadlines import (
-    control_of,
-    mover_seat,
-    next_check,
-    reminder_hours,
-    reminders_sent,
-)
+from pbem.services.transition import CLOCK_SOURCE, Move, out_seats, short
 
 log = logging.getLogger(__name__)
 

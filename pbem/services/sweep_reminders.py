@@ -22,8 +22,6 @@ written.  The mail is the same, byte for byte, as the per-game path's
 
 from __future__ import annotations
 
-from pbem.i18n import for_language, gettext, ngettext
-
 import functools
 import logging
 from contextlib import ExitStack
@@ -35,13 +33,13 @@ from sqlalchemy import BindParameter, Connection, Engine, bindparam
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from pbem.services import bulk
+from pbem.i18n import for_language, gettext, ngettext
 from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, table_of, utcnow
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
-from pbem.services.stored import kind_of, state_of, title_of
-from pbem.services import gamestate, notify, outbox
-from pbem.services.refusals import refusing
+from pbem.services import bulk, gamestate, notify, outbox
 from pbem.services.clock.deadlines import control_of, next_check, parse_hours
+from pbem.services.refusals import refusing
+from pbem.services.stored import kind_of, state_of, title_of
 
 log = logging.getLogger(__name__)
 

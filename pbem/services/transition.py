@@ -32,9 +32,9 @@ from sqlmodel import Session, col, select
 
 from engine.base import winners_without
 from notation.record import FORFEIT  # the stored and recorded text of a forfeited turn
-from pbem.services.clock.deadlines import bank_after_turn, turn_values
 from pbem.models import Game, Player, Seat, Turn
 from pbem.services import gamestate, notify
+from pbem.services.clock.deadlines import bank_after_turn, turn_values
 from pbem.services.errors import BadInput
 from pbem.services.stored import Seated, kind_of, seats_of, settled
 

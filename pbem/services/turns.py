@@ -15,8 +15,6 @@ first to commit, then re-checks its WHERE clause against the new row).
 
 from __future__ import annotations
 
-from pbem.i18n import gettext, lazy_gettext
-
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -24,12 +22,14 @@ from sqlmodel import Session
 
 from engine.errors import PbemError, shown
 from pbem.db import rolls_back
+from pbem.i18n import gettext, lazy_gettext
 from pbem.models import ACTIVE, SOURCES, Game, Player, Seat, Turn, utcnow
-from pbem.services.stored import Seated, game_for_player, kind_of, load_game, load_seated, state_of
 from pbem.services import seat_settings, transition
 from pbem.services import visibility as views
 from pbem.services.errors import BadInput, BadTurn, GameMovedOn, GameNotActive, NotYourTurn, PlyNotReached
-from pbem.services.transition import MAX_TURN as MAX_TURN, too_long as too_long  # noqa: F401  (the web and the API name them here)
+from pbem.services.stored import Seated, game_for_player, kind_of, load_game, load_seated, state_of
+from pbem.services.transition import MAX_TURN as MAX_TURN  # noqa: F401  (the web and the API name them here)
+from pbem.services.transition import too_long as too_long
 
 
 def for_players(message: str, position: str) -> str:

@@ -7,8 +7,6 @@ back.  Days count against the year the vacation started in."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 import math
 import re
 from dataclasses import dataclass
@@ -20,6 +18,7 @@ from sqlmodel import Session, col, select
 
 from pbem import links
 from pbem.db import rolls_back
+from pbem.i18n import gettext
 from pbem.models import ACTIVE, Game, Player, Seat, utcnow
 from pbem.models.clock import Vacation
 from pbem.services.clock import deadlines as time_control

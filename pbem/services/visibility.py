@@ -27,8 +27,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from engine.base import Rules
-from engine.base import settle_from_seed
+from engine.base import Rules, settle_from_seed
 from engine.errors import PbemError
 from notation import record as record_format
 from notation import registry
@@ -36,8 +35,8 @@ from notation.base import Notation
 from notation.clicks import ClickOptions, clicked_turns
 from notation.drawing import regions as diagram_regions
 from notation.drawing import render as diagrams
-from pbem.services import records
 from pbem.models import FINISHED, OPEN_STATUSES, Game, Player, Turn
+from pbem.services import records
 from pbem.services.stored import dealt_state, kind_of, seat_of, seats_of, state_of
 
 

@@ -24,9 +24,9 @@ from sqlmodel.sql.expression import Select
 from pbem.db import get_session
 from pbem.models import Player, utcnow
 from pbem.models.auth import WebSession
-from pbem.services.stored import Seated, load_seated
 from pbem.services.accounts import cancel_sign_in_links
 from pbem.services.errors import NotFound
+from pbem.services.stored import Seated, load_seated
 
 #: the key of the session id in Flask's signed session cookie
 COOKIE_KEY = "sid"

@@ -78,7 +78,7 @@ def enable_dev_mailbox(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    from pbem.web import auth, devmail, games, guides, lobby, puzzles, refusal, schedule, tokens
+    from pbem.web import auth, games, guides, lobby, puzzles, refusal, schedule, tokens
 
     csrf.init_app(app)
     app.extensions[PLAYER_OF_REQUEST] = auth.current_player  # whose language setting a page is in

@@ -5,8 +5,6 @@ live on the server (``pbem.services.web_sessions``): signing out ends them."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from functools import wraps
 from typing import Callable, ParamSpec
 
@@ -14,6 +12,7 @@ from flask import Blueprint, Response, flash, make_response, redirect, render_te
 from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
+from pbem.i18n import gettext
 from pbem.models import Player
 from pbem.services import accounts, web_sessions
 from pbem.services.errors import ServiceError

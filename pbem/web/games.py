@@ -3,8 +3,6 @@ preview, legal turns, lifecycle buttons), diagrams and record downloads."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext, lazy_gettext
-
 import re
 from typing import Any
 
@@ -16,15 +14,15 @@ from engine.errors import PbemError
 from notation import registry
 from notation.base import GameKind
 from notation.drawing import render as diagrams
-from pbem.services import present
-from pbem.services import records
 from pbem.db import get_session
+from pbem.i18n import gettext, lazy_gettext
 from pbem.models import ACTIVE, Game
-from pbem.services.stored import game_for_player, games_of, kind_of
-from pbem.services import games, guides, puzzles, seat_settings, sweep, turns
+from pbem.services import games, guides, present, puzzles, records, seat_settings, sweep, turns
 from pbem.services import visibility as views
-from pbem.services.bot_seats import fewer_levels, offered_levels as bot_levels
+from pbem.services.bot_seats import fewer_levels
+from pbem.services.bot_seats import offered_levels as bot_levels
 from pbem.services.errors import ServiceError
+from pbem.services.stored import game_for_player, games_of, kind_of
 from pbem.services.turns import MAX_TURN, too_long
 from pbem.web.auth import current_player, reads_game_with_player, sign_in_required, signed_in_player
 from pbem.web.schedule import time_control_args, time_control_form

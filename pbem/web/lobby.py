@@ -4,12 +4,11 @@ with their games, results and ratings."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
+from pbem.i18n import gettext
 from pbem.services import bot_seats, games, lobby
 from pbem.services.errors import ServiceError
 from pbem.web.auth import sign_in_required, signed_in_player

@@ -3,12 +3,11 @@ par and leaderboard, and its "Play this puzzle" button."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
+from pbem.i18n import gettext
 from pbem.services import puzzles
 from pbem.services.errors import ServiceError
 from pbem.web.auth import sign_in_required, signed_in_player

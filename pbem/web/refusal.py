@@ -8,12 +8,11 @@ exempt from CSRF: they are authorised by the signed token alone."""
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from pbem.db import get_session
+from pbem.i18n import gettext
 from pbem.services import refusals
 from pbem.services.errors import BadInput
 from pbem.web.auth import sign_in_required, signed_in_player

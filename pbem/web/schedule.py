@@ -9,13 +9,12 @@ from typing import Any
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
-from pbem.services import ical
 from pbem.db import get_session
 from pbem.i18n import gettext
-from pbem.services import accounts, digest, vacations
-from pbem.services.schedule import schedule_data
+from pbem.services import accounts, digest, ical, vacations
 from pbem.services.clock.deadlines import check_bank_cap
 from pbem.services.errors import ServiceError
+from pbem.services.schedule import schedule_data
 from pbem.web.auth import sign_in_required, signed_in_player
 
 bp = Blueprint("schedule", __name__)

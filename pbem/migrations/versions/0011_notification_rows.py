@@ -6,9 +6,8 @@ Revises: 0010
 Create Date: 2026-11-25
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = '0011'
 down_revision = '0010'

@@ -8,7 +8,6 @@ Create Date: 2026-11-25
 
 from alembic import op
 
-
 revision = '0012'
 down_revision = '0011'
 branch_labels = None

@@ -8,7 +8,6 @@ Create Date: 2026-11-25
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0013'
 down_revision = '0012'
 branch_labels = None

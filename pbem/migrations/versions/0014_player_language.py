@@ -8,7 +8,6 @@ Create Date: 2026-11-25
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0014'
 down_revision = '0013'
 branch_labels = None

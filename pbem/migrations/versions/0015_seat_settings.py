@@ -9,7 +9,6 @@ Create Date: 2026-11-25
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0015'
 down_revision = '0014'
 branch_labels = None

@@ -46,7 +46,7 @@ class TimeControl:
                 raise TimeControlError(f"{name.replace('_', ' ')} must be from 0 to 8760 hours")
         if self.on_timeout not in POLICIES:
             raise TimeControlError(
-                f"when time runs out must be one of: "
+                "when time runs out must be one of: "
                 + "; ".join(f"{p} ({POLICY_HELP[p]})" for p in POLICIES)
             )
 
