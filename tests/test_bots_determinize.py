@@ -44,7 +44,7 @@ def test_taiga_determinized_positions_agree_with_the_view():
     game, found = positions("taiga", 30, players=3)
     determinize = hooks_for(game).determinize
     rng = random.Random(1)
-    for state, seat in found:
+    for state, _seat in found:
         for who in range(3):  # the mover's view and the others' (the drawn tile hidden)
             view = game.view(state, who)
             full = determinize(game, view, who, rng)

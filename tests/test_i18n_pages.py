@@ -191,7 +191,7 @@ def test_every_games_pages_at_start_middle_and_end_in_french(app):
     bob = app.test_client()  # alice, seated in every game
     sign_in(bob, app, "alice@example.org")
     bob.get("/")
-    for name, game_id, plies in made:
+    for _name, game_id, plies in made:
         for path in (f"/games/{game_id}", f"/games/{game_id}?ply={plies // 2}"):
             check(bob, path, FR, french=True)
             check(bob, path, EN, french=False)

@@ -111,7 +111,8 @@ def compare_by(game: Rules[Any, Any], view: Any, seat: int, candidates: list[Any
     every = list(range(len(candidates)))
     clock = _Clock(budget)
     done = 0
-    for done in range(1, max(1, samples) + 1):
+    while done < max(1, samples):
+        done += 1
         state = determinize(game, view, seat, rng)
         _sample(game, state, candidates, every, totals, judge, rng.getrandbits(62))
         if clock.out():
