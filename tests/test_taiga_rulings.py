@@ -12,9 +12,16 @@ from taiga_helpers import GAME, laid, play
 from engine.errors import AmbiguousTurnError, GameOverError, IllegalTurnError
 from engine.taiga import board as maps
 from engine.taiga.scoring import final_scoring, token_value
-from engine.taiga.state import Choose, Discard, Piece, Place
+from engine.taiga.state import Choose, Discard, Pending, Piece, Place
 from engine.taiga.tiles import KINDS, PILE, SPECIES, total_tiles
-from notation.taiga import NOTATION
+from notation.taiga import KIND, NOTATION
+
+
+def guide_text(language: str) -> str:
+    """The guide in ``language``, its lines joined (a phrase may be wrapped)."""
+    guide = KIND.guide(language)
+    assert guide is not None
+    return " ".join(guide.read_text(encoding="utf-8").split())
 
 
 def pieces_of(state, role):
@@ -241,6 +248,22 @@ def test_a_surveyor_whose_owner_cannot_afford_a_lumberjack_is_paid_without_askin
     assert after.pending == () and after.money == (10, 3)
 
 
+def test_several_choices_one_tile_leaves_are_asked_in_the_order_of_its_sides_n_e_s_w():
+    # X2 turned 180 at 0,1 completes the start tile's softwood forest (its side s, player 3's surveyor) and
+    # the hardwood forest of H1 at -1,1 (its side w, player 2's surveyor): s comes before w, so player 3
+    # is asked first although player 2 comes first in the players' order
+    state = laid([("R1", -1, 0, 90), ("H1", -1, 1, 90)], money=(10, 10, 10),
+                 pieces=[(3, "surveyor", 0, 0, "n"), (2, "surveyor", -1, 1, "e")], drawn="X2")
+    after = play(state, "X2 at 0,1 turn 180")
+    assert after.pending == (Pending(2, 0, 1, "s"), Pending(1, 0, 1, "w")) and GAME.to_move(after) == 2
+    after = play(after, "pay")
+    assert GAME.to_move(after) == 1 and after.money == (10, 10, 12)
+    after = play(after, "lumberjack")
+    assert after.pending == () and GAME.chance(after).seen_by == (1,)  # then player 2 draws
+    assert "in the order of the new tile's sides, `n e s w`" in guide_text("en")
+    assert "dans l'ordre des côtés de la nouvelle tuile, `n e s w`" in guide_text("fr")
+
+
 # -- ruling 7: logging -----------------------------------------------------------------------
 CAMP_EAST = ("C1", 1, 0, 270)  # a camp east of the start tile, its road joining ST's
 
@@ -263,6 +286,19 @@ def test_logging_waits_for_a_truck_on_the_route():
     after = GAME.apply_chance(after, ("R1",))
     after = play(after, "R1 at -2,0 turn 90, truck 0,0 e")
     assert after.logged == ((0, 0, "n"),) and after.money == (8 - 5 + 4, 10)
+
+
+def test_a_truck_anywhere_on_the_camps_road_network_serves_not_only_one_on_the_way_to_the_forest():
+    # the camp at 1,0 reaches the start tile's forest along the road at 0,0; the truck at -1,0 stands on
+    # the far side of the forest, on no way from the camp to it, and the forest is logged all the same
+    state = laid([CAMP_EAST, ("R1", -1, 0, 90)], pieces=[(1, "keeper", 1, 0, "c"), (1, "truck", -1, 0, "e")],
+                 drawn="S1")
+    after = play(state, "S1 at 0,1 turn 180, surveyor s, lumberjack s")
+    assert after.logged == ((0, 0, "n"),) and after.money == (12, 10)
+    english, french = guide_text("en"), guide_text("fr")
+    assert "trucks on the route" not in english and "sur le trajet :" not in french
+    assert "anywhere on that camp's road network" in english
+    assert "n'importe où sur le réseau routier de ce camp" in french
 
 
 def test_logging_a_forest_with_printed_values_and_a_species_gives_the_value_and_the_token():

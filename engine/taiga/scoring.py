@@ -28,8 +28,9 @@ def camp_reach(state: TaigaState, board: Map, player: int) -> list[tuple[set[Key
 def connected(state: TaigaState, board: Map, player: int, forest: Key,
               reach: list[tuple[set[Key], set[Key]]] | None = None) -> bool:
     """True when a camp of ``player`` reaches the forest by road, with a
-    truck of ``player`` on that route; ``reach``: the player's
-    ``camp_reach``, when already followed."""
+    truck of ``player`` anywhere on that camp's road network (any segment
+    it reaches, not only one between it and the forest); ``reach``: the
+    player's ``camp_reach``, when already followed."""
     trucks = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck" and p.player == player}
     routes = camp_reach(state, board, player) if reach is None else reach
     return any(forest in forests and trucks & segments for segments, forests in routes)
@@ -37,8 +38,8 @@ def connected(state: TaigaState, board: Map, player: int, forest: Key,
 
 def log_forests(state: TaigaState) -> TaigaState:
     """Log every forest whose lumberjack's owner now reaches it from a camp
-    with a truck on the route: $2 a tile plus printed values, its species
-    tokens, and the lumberjack comes back."""
+    with a truck on that camp's road network: $2 a tile plus printed
+    values, its species tokens, and the lumberjack comes back."""
     board = maps.analyse(state.placed)
     for jack in [p for p in state.pieces if p.role == "lumberjack"]:
         index = board.forest_of[(jack.x, jack.y, jack.spot)]
