@@ -33,7 +33,18 @@ from notation import registry
 from notation.ataxx import pgn as ataxx_pgn
 from notation.base import GameKind
 from notation.quote import quote
-from notation.replay import FORFEIT, HIDDEN, OUT, BadTurn, Outcome, Record, Replay, initial_state, outs, replay  # noqa: F401
+
+# notation.replay's, and this module's too: the records' readers take them from here
+from notation.replay import FORFEIT as FORFEIT
+from notation.replay import HIDDEN as HIDDEN
+from notation.replay import OUT as OUT
+from notation.replay import BadTurn as BadTurn
+from notation.replay import Outcome as Outcome
+from notation.replay import Record as Record
+from notation.replay import Replay as Replay
+from notation.replay import initial_state as initial_state
+from notation.replay import outs as outs
+from notation.replay import replay as replay
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _ROUND = re.compile(r"^(\d+)\.\s*(.*)$")
