@@ -200,7 +200,7 @@ def test_a_launch_as_a_marine_and_a_boarding_are_written_apart_and_old_records_s
     launch, board = Launch("1", "b4", "M", 2), Board("3", "d4", 2)
     assert NOTATION.format_turn(s, Turn(moves=(launch, board))) == "1b4^M2 3d4^B2"
     assert NOTATION.parse_turn(s, "1b4^M2 3d4^B2").moves == (launch, board)
-    assert NOTATION.parse_turn(s, "3D4 ^ b 2").moves == (board,)
+    assert NOTATION.parse_turn(s, "3D4 ^ b2").moves == (board,)
     assert NOTATION.parse_turn(s, "1b4^M2 3d4^M2").moves == (launch, board)  # as records wrote both before '^B'
     with pytest.raises(IllegalTurnError, match=r"step 5 \(board\).*holds a colonist; only invaders board"):
         NOTATION.parse_turn(s, "1b4^B2")

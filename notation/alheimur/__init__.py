@@ -10,15 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.alheimur import AlheimurGame, AlheimurState
 from engine.alheimur.deck import ELEMENT_COLOURS, ELEMENTS
-from engine.alheimur.pieces import (
-    AlheimurTurn,
-    Colonists,
-    Place,
-    Pyramid,
-    Ship,
-    Turn,
-    World,
-)
+from engine.alheimur.pieces import AlheimurTurn, Colonists, Place, Pyramid, Ship, Turn, World
 from engine.alheimur.rules import play_out
 from engine.alheimur.scoring import score
 from engine.alheimur.setup import place_text
@@ -28,17 +20,7 @@ from engine.i18n import N_, _
 from notation.alheimur import clicks as alheimur_clicks
 from notation.alheimur import position as positions
 from notation.alheimur import turns
-from notation.base import (
-    Diagram,
-    GameKind,
-    Notation,
-    Piece,
-    SeatSetting,
-    Stack,
-    Tile,
-    Zone,
-    player_colour,
-)
+from notation.base import Diagram, GameKind, Notation, Piece, SeatSetting, Stack, Tile, Zone, player_colour
 from notation.clicks import ClickOptions
 from notation.quote import quote
 
@@ -154,11 +136,15 @@ class AlheimurNotation(Notation[AlheimurState, Any]):
     def text_diagram(self, state: AlheimurState) -> str:
         lines: list[str] = []
         for world in state.worlds:
-            lines.append(world_title(state, world) + f"; orbit: {ships_text(world.ships)}")
+            # never "orbit: none", which reads like the hidden orbit card
+            lines.append(str(_("{world}; ships in orbit: {ships}", world=world_title(state, world),
+                               ships=ships_text(world.ships)) if world.ships else
+                             _("{world}; no ships in orbit", world=world_title(state, world))))
             lines.extend(world_text(world))
             lines.append("")
         if state.phase in ("play", "over"):
-            lines.append(f"Space: {ships_text(state.space)}")
+            lines.append(str(_("Ships in space: {ships}", ships=ships_text(state.space)) if state.space else
+                             _("No ships in space")))
         if state.phase == "build" and state.building:
             lines.append("Being built: " + " ".join(f"{c}@{place_text(x, y, False) if (x, y) != (0, 0) else 'first'}"
                                                     for x, y, c in state.building))
@@ -327,7 +313,7 @@ def ship_stacks(ships: tuple[Ship, ...], mover: int | None = None, zone: str = "
 
 
 def ships_text(ships: tuple[Ship, ...]) -> str:
-    return " ".join(positions.format_ship(s) for s in ships) or "none"
+    return " ".join(positions.format_ship(s) for s in ships)
 
 
 def world_text(world: World) -> list[str]:

@@ -15,8 +15,12 @@ new lines::
     2b3=3          civilize: the pyramid on 2b3 becomes a 3
     2b3-c3         step 1, migrate
     2b3^F 2b3^T    step 2, launch as a fighter or a transport
-    2b3^M3         step 2 (a colonist) or 5 (an invader): board the
-                   empty transport of 3 in orbit as its marine
+    2b3^M3         step 2: the colonist on 2b3 launches as the marine of
+                   the empty transport of 3 in orbit
+    2b3^B3         step 5: the invader on 2b3 boards the empty transport
+                   of 3 in orbit as its marine (records written before
+                   '^B' wrote '^M3' for both: '^M3' where the mover has no
+                   colonist when step 2 begins still reads as boarding)
     2F2>c3         step 2, a ship returns to c3 (2T3+1>c3: its marine)
     2T2=F 2F2=T    step 3, change status
     2T3+1!c3       step 4, the marine lands on c3
@@ -80,14 +84,15 @@ TOKENS = [
     ("expand", re.compile(rf"^{_WORLD}{_TILE}\+([1-3])$")),
     ("civilize", re.compile(rf"^{_WORLD}{_TILE}=([1-3])$")),
     ("migrate", re.compile(rf"^{_WORLD}{_TILE}-(?:\1)?{_TILE}$")),
-    ("up", re.compile(rf"^{_WORLD}{_TILE}\^(f|t|m([1-3]))$")),
+    ("up", re.compile(rf"^{_WORLD}{_TILE}\^(f|t|m([1-3])|b([1-3]))$")),
     ("ship", re.compile(rf"^{_SHIP}>(s|[1-8n]|[a-d][1-4])$")),
     ("flip", re.compile(rf"^{_SHIP}=(f|t)$")),
     ("land", re.compile(rf"^{_SHIP}!{_TILE}$")),
 ]
 _PASS = {"pass", "-", "nothing", "none"}
-#: ``('up', world, territory, into)``: a '^M', a launch or a boarding (known once
-#: the turn's expansion and migrations are played, :func:`_up`)
+#: ``('up', world, territory, into)``: a '^M', a launch or, as records written
+#: before '^B' have it, a boarding (known once the turn's expansion and
+#: migrations are played, :func:`_up`)
 _Up = tuple[str, str, str, int]
 #: what :func:`read_item` reads
 Item = Union[Expand, Civilize, Move, _Up]
@@ -271,6 +276,8 @@ def read_item(state: AlheimurState, word: str) -> Item:
                 return Migrate(world, where, territory(state, world, m[3], word))
             if m[3] in ("f", "t"):
                 return Launch(world, where, m[3].upper())
+            if m[5]:  # '^B3': boarding, step 5
+                return Board(world, where, int(m[5]))
             return ("up", world, where, int(m[4]))
         zone = "S" if m[1] == "s" else world_key(m[1])
         size, fighter, marine = int(m[3]), m[2] == "f", int(m[4] or 0)
@@ -280,6 +287,10 @@ def read_item(state: AlheimurState, word: str) -> Item:
             if zone == "S":
                 raise IllegalTurnError(_("{word}: ships change status in an orbit, not in space", word=quote(word)))
             becomes = m[5] == "f"
+            if marine:
+                raise IllegalTurnError(_("{word}: movement step 3 (change status): a transport carrying a marine "
+                                         "(here a marine of {marine}) does not change status; only a ship without "
+                                         "a marine does", word=quote(word), marine=marine))
             if becomes == fighter:
                 raise _malformed(word, _("a fighter can only become a transport (=T)") if fighter else
                                  _("a transport can only become a fighter (=F)"))
@@ -311,7 +322,7 @@ def item_text(item: Expand | Civilize | Move) -> str:
     if isinstance(item, Launch):
         return f"{item.world}{item.territory}^{item.as_}{item.into if item.as_ == 'M' else ''}"
     if isinstance(item, Board):
-        return f"{item.world}{item.territory}^M{item.into}"
+        return f"{item.world}{item.territory}^B{item.into}"
     if isinstance(item, Return):
         return f"{ship_text(item.world, item.size, item.fighter, item.marine)}>{item.territory}"
     if isinstance(item, Flip):
