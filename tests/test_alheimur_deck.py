@@ -57,5 +57,5 @@ def test_the_docs_show_every_card_from_the_deck_table():
     from pathlib import Path
 
     from engine.alheimur.deck import deck_table
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "alheimur.md").read_text()
+    doc = (Path(__file__).resolve().parent.parent / "notation" / "alheimur" / "guide.md").read_text()
     assert deck_table() in doc
