@@ -9,19 +9,19 @@ Changes to a game row go through the one door, ``pbem.services.gamestate``.
 
 from __future__ import annotations
 
-from pbem.i18n import gettext
-
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, select
 
+from pbem.i18n import gettext
 from pbem.models import ACTIVE, Game, Seat
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent, Timeout, Vacation
-from pbem.services.stored import kind_of, state_of
 from pbem.services import gamestate
+from pbem.services.clock.control import Clock, Interval, TimeControl, TimeControlError, counted
+from pbem.services.clock.control import deadline as deadline_after
 from pbem.services.errors import BadInput
-from pbem.clock.control import Clock, Interval, TimeControl, TimeControlError, counted, deadline as deadline_after
+from pbem.services.stored import kind_of, state_of
 
 
 def control_of(game: Game) -> TimeControl | None:
