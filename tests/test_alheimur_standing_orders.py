@@ -13,13 +13,7 @@ import html
 import pytest
 from alheimur_helpers import offered_with_seed, position, world
 from sqlmodel import Session, select
-from test_email_commands import (  # noqa: F401  (fixture)
-    fresh_mail,
-    outbox_rows,
-    plain_text,
-    reply_address,
-    robot,
-)
+from test_email_commands import fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401  (fixture)
 from test_web_pages import csrf, sign_in
 
 from engine.alheimur.pieces import FireOrder
