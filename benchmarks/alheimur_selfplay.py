@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_alheimur_notation import rich_game  # noqa: E402
-from test_alheimur_selfplay import check  # noqa: E402
+from test_alheimur_notation import rich_game
+from test_alheimur_selfplay import check
 
-from notation import record as records  # noqa: E402
-from notation import registry  # noqa: E402
+from notation import record as records
+from notation import registry
 
 
 def main() -> None:

@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from alheimur_helpers import GAME, position, world  # noqa: E402
+from alheimur_helpers import GAME, position, world
 
-from engine.alheimur.pieces import Expand, Fly, Turn  # noqa: E402
-from engine.base import settle_from_seed  # noqa: E402
+from engine.alheimur.pieces import Expand, Fly, Turn
+from engine.base import settle_from_seed
 
 SEED = "be" * 32
 HOME = "a4={p}:1 b4={p}:2 c4={p}:1 a3={p}:1 b3={p}:3"

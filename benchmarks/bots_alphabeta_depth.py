@@ -17,11 +17,11 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from engine.attactics.bot import evaluate  # noqa: E402
-from engine.bots import choose  # noqa: E402
-from engine.bots.alphabeta import depth_for, search  # noqa: E402
-from engine.bots.levels import level_named  # noqa: E402
-from notation import registry  # noqa: E402
+from engine.attactics.bot import evaluate
+from engine.bots import choose
+from engine.bots.alphabeta import depth_for, search
+from engine.bots.levels import level_named
+from notation import registry
 
 games = int(sys.argv[1]) if len(sys.argv) > 1 else 6
 game = registry.get("attactics").rules

@@ -20,10 +20,10 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from engine.base import settle_from_seed  # noqa: E402
-from engine.bots import choose, mcts, paired  # noqa: E402
-from engine.bots.match import game_seed  # noqa: E402
-from notation import registry  # noqa: E402
+from engine.base import settle_from_seed
+from engine.bots import choose, mcts, paired
+from engine.bots.match import game_seed
+from notation import registry
 
 name = sys.argv[1]
 positions = int(sys.argv[2])

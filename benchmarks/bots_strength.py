@@ -79,13 +79,13 @@ from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.base import settle_from_seed  # noqa: E402
-from engine.bots import LEVELS, choose  # noqa: E402
-from engine.bots.hooks import hooks_for, offered, played_as  # noqa: E402
-from engine.bots.levels import DEFAULT_LEVEL  # noqa: E402
-from engine.bots.match import interval, outcome_points, play_game, seated, solitaire_outcome  # noqa: E402
-from engine.bots.payoff import final  # noqa: E402
-from notation import registry  # noqa: E402
+from engine.base import settle_from_seed
+from engine.bots import LEVELS, choose
+from engine.bots.hooks import hooks_for, offered, played_as
+from engine.bots.levels import DEFAULT_LEVEL
+from engine.bots.match import interval, outcome_points, play_game, seated, solitaire_outcome
+from engine.bots.payoff import final
+from notation import registry
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bots_strength.json"
 ORDER = [name for name in LEVELS if name != "random"]

@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # fast_paths_common, however we were imported
 
-from fast_paths_common import Database, Row, databases, interleaved_ms  # noqa: E402
+from fast_paths_common import Database, Row, databases, interleaved_ms
 
 REPEATS = 400
 GOAL = 0.7

@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # fast_paths_common, however we were imported
 
-from fast_paths_common import Database, Row, databases  # noqa: E402
-from sqlalchemy import delete, insert, select, text, update  # noqa: E402
+from fast_paths_common import Database, Row, databases
+from sqlalchemy import delete, insert, select, text, update
 
 GAMES = 100_000
 SMALL = 20_000

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.greenhouse import GreenhouseGame, solver  # noqa: E402
+from engine.greenhouse import GreenhouseGame, solver
 
 RULES = GreenhouseGame()
 DEALS = [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from notation.registry import get  # noqa: E402
+from notation.registry import get
 
 RULES = get("logger").rules
 

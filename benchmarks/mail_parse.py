@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mail.commands import parse_commands  # noqa: E402
-from mail.inbound import parse_message  # noqa: E402
+from mail.commands import parse_commands
+from mail.inbound import parse_message
 
 HEAD = (b"From: Bob <bob@example.org>\r\nTo: play+a4bmaedirjoy5qklwprq@pbem.test\r\n"
         b"Subject: Re: Game 7\r\nMessage-ID: <huge@client.example>\r\n")

@@ -31,10 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots.hooks import level_for  # noqa: E402
-from engine.bots.match import interval, play_game, seated  # noqa: E402
-from engine.errors import OptionError  # noqa: E402
-from notation import registry  # noqa: E402
+from engine.bots.hooks import level_for
+from engine.bots.match import interval, play_game, seated
+from engine.errors import OptionError
+from notation import registry
 
 
 @dataclass(frozen=True)

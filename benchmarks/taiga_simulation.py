@@ -38,11 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.base import settle_from_seed  # noqa: E402
-from engine.taiga import TaigaGame  # noqa: E402
-from engine.taiga import board as maps  # noqa: E402
-from engine.taiga.scoring import camp_reach, token_value  # noqa: E402
-from engine.taiga.state import TRUCK_COST, Discard, Place, TaigaState  # noqa: E402
+from engine.base import settle_from_seed
+from engine.taiga import TaigaGame
+from engine.taiga import board as maps
+from engine.taiga.scoring import camp_reach, token_value
+from engine.taiga.state import TRUCK_COST, Discard, Place, TaigaState
 
 GAME = TaigaGame()
 #: a game that has not ended after this many turns has failed to finish

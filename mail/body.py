@@ -92,7 +92,7 @@ def decode_part(part: Message) -> str:
         return ""
     try:
         charset = part.get_content_charset()
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - any failure here is handled the same way
         charset = None
     text = _decode_bytes(payload, charset)
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")

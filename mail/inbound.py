@@ -69,7 +69,7 @@ def _header(msg: Message, name: str) -> str:
     """Return a header as text, decoding RFC 2047 words; '' if absent or broken."""
     try:
         values = msg.get_all(name) or []
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - any failure here is handled the same way
         return ""
     if not values:
         return ""
@@ -84,7 +84,7 @@ def _header(msg: Message, name: str) -> str:
 def _headers(msg: Message, name: str) -> list[str]:
     try:
         return [" ".join(str(v).split()) for v in (msg.get_all(name) or [])]
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - any failure here is handled the same way
         return []
 
 
@@ -92,7 +92,7 @@ def _addresses(values: Iterable[str]) -> list[str]:
     out: list[str] = []
     try:
         pairs = getaddresses([v for v in values if v])
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - any failure here is handled the same way
         pairs = []
     for _, addr in pairs:
         addr = addr.strip().strip("<>").lower()
@@ -109,7 +109,7 @@ def _is_attachment(part: Message) -> bool:
     try:
         disposition = (part.get_content_disposition() or "").lower()
         filename = part.get_filename()
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001 - any failure here is handled the same way
         return False
     return disposition == "attachment" or (disposition == "inline" and bool(filename))
 
@@ -183,7 +183,7 @@ def load(raw: bytes) -> Message:
         raise ParseError(f"expected bytes, got {type(raw).__name__}")
     try:
         return message_from_bytes(bytes(raw), policy=policy.compat32)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - any failure here is handled the same way
         raise ParseError(f"unreadable message: {exc.__class__.__name__}") from exc
 
 

@@ -135,7 +135,7 @@ class _SMTP(_CarefulData):
     pass
 
 
-class _SMTP_SSL(_CarefulData, smtplib.SMTP_SSL):  # noqa: N801
+class _SMTP_SSL(_CarefulData, smtplib.SMTP_SSL):  # noqa: N801 - named after smtplib.SMTP_SSL
     pass
 
 
@@ -238,7 +238,7 @@ class SmtpSender:
         if smtp is not None:
             try:
                 smtp.close()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - any failure here is handled the same way
                 pass
 
     def close(self) -> None:
@@ -247,7 +247,7 @@ class SmtpSender:
         if smtp is not None:
             try:
                 smtp.quit()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - any failure here is handled the same way
                 smtp.close()
 
     def __enter__(self) -> "SmtpSender":

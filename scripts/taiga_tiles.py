@@ -19,12 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.taiga.tiles import DIRECTIONS, KINDS, turned  # noqa: E402
-from notation.base import Tile, Zone  # noqa: E402
-from notation.drawing import png as png_encode  # noqa: E402
-from notation.drawing import render as diagrams  # noqa: E402
-from notation.drawing import zones as diagram_zones  # noqa: E402
-from notation.taiga.pictures import corner_colour, tile_shapes  # noqa: E402
+from engine.taiga.tiles import DIRECTIONS, KINDS, turned
+from notation.base import Tile, Zone
+from notation.drawing import png as png_encode
+from notation.drawing import render as diagrams
+from notation.drawing import zones as diagram_zones
+from notation.taiga.pictures import corner_colour, tile_shapes
 
 DOC = ROOT / "notation" / "taiga" / "guide.md"
 PICTURES = ROOT / "notation" / "taiga" / "taiga-tiles"

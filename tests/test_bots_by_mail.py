@@ -11,7 +11,7 @@ import random
 
 import pytest
 from sqlmodel import Session, select
-from test_email_commands import ROBOT, client_reply, fresh_mail, plain_text, robot  # noqa: F401
+from test_email_commands import ROBOT, client_reply, fresh_mail, plain_text, robot  # noqa: F401 - fixtures
 
 from engine.bots import random_turn
 from notation import registry
@@ -47,7 +47,7 @@ def _in_game(message) -> bool:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_a_whole_game_by_mail_against_the_bot(robot, name):  # noqa: F811
+def test_a_whole_game_by_mail_against_the_bot(robot, name):
     app = robot.app
     _signed_up(app)
     started = robot.send(fresh_mail(ALICE, ROBOT, f"new {name} vs bot beginner"))
@@ -99,13 +99,13 @@ def test_a_whole_game_by_mail_against_the_bot(robot, name):  # noqa: F811
         assert bot_mail == []
 
 
-def test_a_one_player_game_has_no_seat_for_a_bot(robot):  # noqa: F811
+def test_a_one_player_game_has_no_seat_for_a_bot(robot):
     _signed_up(robot.app)
     [answer] = robot.send(fresh_mail(ALICE, ROBOT, "new greenhouse vs bot"))
     assert "1 player, not 2" in plain_text(answer)
 
 
-def test_a_level_the_game_does_not_offer_is_refused_by_mail_naming_its_levels(robot):  # noqa: F811
+def test_a_level_the_game_does_not_offer_is_refused_by_mail_naming_its_levels(robot):
     _signed_up(robot.app)
     with Session(robot.app.extensions["pbem_engine"]) as s:
         games_before = len(s.exec(select(Game)).all())

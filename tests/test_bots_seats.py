@@ -7,7 +7,7 @@ accepts a draw offer."""
 from __future__ import annotations
 
 from sqlmodel import select
-from test_api_games import api, new_game  # noqa: F401
+from test_api_games import api, new_game  # noqa: F401 - fixtures
 from test_web_pages import csrf, sign_in
 
 from pbem import scheduler
@@ -16,7 +16,7 @@ from pbem.models import Game, Turn
 from pbem.services import bots
 
 
-def test_api_game_against_a_bot_starts_and_the_worker_plays_its_turn(app, api):  # noqa: F811
+def test_api_game_against_a_bot_starts_and_the_worker_plays_its_turn(app, api):
     game = new_game(api, players=("alice@example.org",), bots=["easy"])
     assert game["status"] == "active"
     assert [p["status"] for p in game["players"]] == ["accepted", "accepted"]
@@ -35,7 +35,7 @@ def test_api_game_against_a_bot_starts_and_the_worker_plays_its_turn(app, api): 
     assert scheduler.run_once(app, ["bots"])["bots"] == 0, "nothing more to do until alice plays"
 
 
-def test_api_refuses_bad_bot_requests(api):  # noqa: F811
+def test_api_refuses_bad_bot_requests(api):
     bad = api("alice", "POST", "/api/v1/games", {"game": "logger", "players": ["alice@example.org"], "bots": ["genius"]})
     assert bad.status_code == 400 and "there is no level 'genius'" in bad.get_json()["error"]
     assert "beginner, easy, medium, hard, strongest" in bad.get_json()["error"]
@@ -87,7 +87,7 @@ def test_the_lobby_starts_a_game_against_the_computer_at_a_level_or_at_the_games
         assert len(get_session().exec(select(Game)).all()) == made_so_far, "a refused request makes no game"
 
 
-def test_a_game_whose_bot_offers_fewer_levels_refuses_the_others_and_says_which_it_has(app, api):  # noqa: F811
+def test_a_game_whose_bot_offers_fewer_levels_refuses_the_others_and_says_which_it_has(app, api):
     kinds = {kind["name"]: kind for kind in api("alice", "GET", "/api/v1/kinds").get_json()}
     assert kinds["taiga"]["bot_levels"] == ["beginner", "strongest"]
     assert kinds["alheimur"]["bot_levels"] == ["beginner", "medium", "strongest"]

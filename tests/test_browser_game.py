@@ -62,7 +62,7 @@ def play(page, text: str) -> None:
     page.click("#play")
 
 
-def test_two_players_play_logger_in_the_browser(browser, served, tmp_path):  # noqa: F811
+def test_two_players_play_logger_in_the_browser(browser, served, tmp_path):
     alice = sign_in(browser, served, "alice@example.org")
     bob = sign_in(browser, served, "bob@example.org")
 

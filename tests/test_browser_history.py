@@ -29,7 +29,7 @@ def _play(page, text: str) -> None:
     expect(page.locator(".flash")).to_contain_text(f"You played {text}.")
 
 
-def test_stepping_through_a_game_with_the_keyboard(browser, served):  # noqa: F811
+def test_stepping_through_a_game_with_the_keyboard(browser, served):
     alice = sign_in(browser, served, "alice@example.org")
     bob = sign_in(browser, served, "bob@example.org")
 
@@ -100,7 +100,7 @@ def test_stepping_through_a_game_with_the_keyboard(browser, served):  # noqa: F8
     expect(bob.locator("#legend")).to_contain_text("player 2 (blue): bob (you)")
 
 
-def test_the_step_links_work_without_javascript(browser, served):  # noqa: F811
+def test_the_step_links_work_without_javascript(browser, served):
     alice = sign_in(browser, served, "alice@example.org")
     bob = sign_in(browser, served, "bob@example.org")
     alice.click("text=New game")

@@ -36,7 +36,7 @@ class Visitor:
     """One signed-in (or not) browser context that checks every page it
     loads: served with the policy, and no violation reported."""
 
-    def __init__(self, browser, base: str):  # noqa: F811
+    def __init__(self, browser, base: str):
         self.base = base
         self.context = browser.new_context()
         self.context.add_init_script(WATCH)
@@ -83,7 +83,7 @@ def sign_in(visitor: Visitor, email: str) -> None:
     expect(page.locator(".who")).to_have_text(email)
 
 
-def test_every_kind_of_page_keeps_to_the_content_security_policy(browser, served):  # noqa: F811
+def test_every_kind_of_page_keeps_to_the_content_security_policy(browser, served):
     alice, bob = Visitor(browser, served), Visitor(browser, served)
     sign_in(alice, "alice@example.org")
     sign_in(bob, "bob@example.org")

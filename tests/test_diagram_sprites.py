@@ -25,8 +25,8 @@ from notation.drawing import sprites as diagram_sprites
 from notation.drawing import zones as diagram_zones
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_diagram_zones import FLOWERS  # noqa: E402
-from test_server_diagrams import ALL_KINDS  # noqa: E402
+from test_diagram_zones import FLOWERS  # noqa: E402 - after the module's own setup
+from test_server_diagrams import ALL_KINDS  # noqa: E402 - after the module's own setup
 
 PIECES = [
     *(Piece("tree", "t", None, size) for size in (1, 2, 3)),

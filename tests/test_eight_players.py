@@ -96,7 +96,7 @@ def test_a_result_naming_a_player_the_record_lacks_is_refused_clearly(tally, res
         records.read_text(text + f"\n{result}\n")
 
 
-def test_the_api_starts_a_game_of_eight_and_refuses_nine(tally, api):  # noqa: F811
+def test_the_api_starts_a_game_of_eight_and_refuses_nine(tally, api):
     refused = api("alice", "POST", "/api/v1/games", {"game": "tally", "players": ["alice@example.org", *EIGHT]})
     assert refused.status_code == 400
     assert "2 to 8 players, not 9" in refused.get_json()["error"]

@@ -123,7 +123,7 @@ def test_a_shunted_message_gets_no_mail(database_config, tmp_path, monkeypatch):
     app.extensions["pbem_engine"].dispose()
 
 
-def test_poll_imap_stores_new_mail_once_and_remembers_its_place(database_config, imap_server):  # noqa: F811
+def test_poll_imap_stores_new_mail_once_and_remembers_its_place(database_config, imap_server):
     from imap_tools import MailBoxUnencrypted
 
     app = mail_app(database_config)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from sqlmodel import Session, select
-from test_email_commands import DOMAIN, duel, fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401
+from test_email_commands import DOMAIN, duel, fresh_mail, outbox_rows, plain_text, reply_address, robot  # noqa: F401 - fixtures
 
 from pbem.models.mail import InboxMessage
 
@@ -58,13 +58,13 @@ def test_mail_whose_envelope_sender_is_ours_is_not_answered(duel):
     _sent_to_the_game(robot, game_id, alice_id, envelope_from=f"pbem@{DOMAIN}")
 
 
-def test_mail_to_the_plain_address_from_the_robot_address_is_not_answered(robot):  # noqa: F811
+def test_mail_to_the_plain_address_from_the_robot_address_is_not_answered(robot):
     robot.send(fresh_mail(f"play@{DOMAIN}", f"play@{DOMAIN}", "help"))
     [row] = _inbox(robot.app)
     assert row.status == "ignored" and "from the server's own address" in row.reason
     assert outbox_rows(robot.app) == []
 
 
-def test_a_player_at_the_servers_domain_is_still_answered(robot):  # noqa: F811
+def test_a_player_at_the_servers_domain_is_still_answered(robot):
     [answer] = robot.send(fresh_mail(f"carol@{DOMAIN}", f"play@{DOMAIN}", "help"))
     assert "help" in plain_text(answer).lower()

@@ -43,7 +43,7 @@ def test_a_turn_below_the_quoted_signature_of_the_notification_is_played(duel):
 
 
 @pytest.fixture
-def alice42(robot):  # noqa: F811
+def alice42(robot):
     """A started Logger game of alice42@example.org (to move; a square-like 'e4' in her address) and bob."""
     from pbem.db import get_session
     from pbem.services import games

@@ -57,7 +57,7 @@ def test_the_api_answers_a_future_ply_with_409_saying_what_is_wrong(app, client)
     assert "0 turns have been played" in error and "sent with ply 0" in error
 
 
-def test_the_web_form_with_a_future_ply_says_what_is_wrong(app, alice):  # noqa: F811
+def test_the_web_form_with_a_future_ply_says_what_is_wrong(app, alice):
     game_id = make_game(app)
     response = post(alice, f"/games/{game_id}", f"/games/{game_id}/turn", turn="a1", ply="4", action="play")
     assert response.status_code == 409
@@ -66,7 +66,7 @@ def test_the_web_form_with_a_future_ply_says_what_is_wrong(app, alice):  # noqa:
     assert "turn to play now is turn 1, sent with ply 0" in page
 
 
-def test_a_mailed_future_turn_number_says_which_turn_the_game_is_at(duel):  # noqa: F811
+def test_a_mailed_future_turn_number_says_which_turn_the_game_is_at(duel):
     robot, (game_id, _, _), mail = duel
     [answer] = robot.send(client_reply(mail, "#3 a1"))
     body = plain_text(answer)
@@ -79,7 +79,7 @@ def test_a_mailed_future_turn_number_says_which_turn_the_game_is_at(duel):  # no
     assert [t.ply for t in turns(robot.app, game_id)] == [1]
 
 
-def test_a_mailed_past_turn_number_is_still_told_the_game_moved_on(duel):  # noqa: F811
+def test_a_mailed_past_turn_number_is_still_told_the_game_moved_on(duel):
     robot, (game_id, _, _), mail = duel
     robot.send(client_reply(mail, "#1 a1"))
     [answer] = robot.send(client_reply(mail, "#1 a1-a2"))

@@ -298,7 +298,7 @@ def test_a_game_from_any_published_seed_shows_it_and_joins_the_puzzle_with_that_
     assert 'rows="1"' in refused.get_data(as_text=True)  # the player box fits a game of one player
 
 
-def test_puzzles_by_mail(robot):  # noqa: F811
+def test_puzzles_by_mail(robot):
     from pbem.db import get_session
     from pbem.services.accounts import player_for_email
 

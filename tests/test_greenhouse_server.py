@@ -195,7 +195,7 @@ def test_a_whole_greenhouse_game_on_the_web(app):
         assert alice.get(f"/games/{game_id}/board/{game.ply}.{fmt}").status_code == 200
 
 
-def test_a_whole_greenhouse_game_by_mail(served):  # noqa: F811
+def test_a_whole_greenhouse_game_by_mail(served):
     app, sink, listen_port = served
     from pbem.db import get_session
     from pbem.services.accounts import player_for_email

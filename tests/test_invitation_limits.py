@@ -115,7 +115,7 @@ def test_the_limits_are_configurable(database_config):
         app.extensions["pbem_engine"].dispose()
 
 
-def test_mail_new_is_refused_over_the_limit_with_an_answer_naming_it(robot):  # noqa: F811
+def test_mail_new_is_refused_over_the_limit_with_an_answer_naming_it(robot):
     with robot.app.app_context():
         session = get_session()
         player_for_email(session, "alice@example.org")

@@ -22,7 +22,7 @@ def games(app) -> int:
         return s.exec(select(func.count()).select_from(Game)).one()
 
 
-def test_sub_addresses_share_their_mailboxs_invitation_limit(app, api):  # noqa: F811
+def test_sub_addresses_share_their_mailboxs_invitation_limit(app, api):
     answers = [api("alice", f"stranger+{n}@example.org") for n in range(6)]
     assert [a.status_code for a in answers[:3]] == [201] * 3
     assert {a.status_code for a in answers[3:]} == {429}
@@ -34,7 +34,7 @@ def test_sub_addresses_share_their_mailboxs_invitation_limit(app, api):  # noqa:
     assert games(app) == 4 and invitation_mails(app) == 4
 
 
-def test_one_game_cannot_invite_one_mailbox_past_its_limit(app, api):  # noqa: F811
+def test_one_game_cannot_invite_one_mailbox_past_its_limit(app, api):
     app.config["INVITATIONS_TO_NEWCOMER_PER_DAY"] = 2
     answer = api("alice", *(f"newbie+{n}@example.org" for n in range(3)))
     assert answer.status_code == 429

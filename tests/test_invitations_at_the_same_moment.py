@@ -12,7 +12,7 @@ from test_invitation_limits import api  # noqa: F401 - a fixture
 from pbem.models import Game, Player
 
 
-def test_two_players_inviting_one_new_address_at_once_both_get_their_game(app, api):  # noqa: F811
+def test_two_players_inviting_one_new_address_at_once_both_get_their_game(app, api):
     for attempt in range(3):
         address = f"fresh{attempt}@example.org"
         answers: dict[str, object] = {}

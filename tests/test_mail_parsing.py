@@ -91,7 +91,7 @@ def test_token_ids_must_be_non_negative_ints():
     with pytest.raises(ValueError):
         make_token(SECRET, -1, 2)
     with pytest.raises(ValueError):
-        make_token(SECRET, "7", 2)  # type: ignore[arg-type]
+        make_token(SECRET, "7", 2)  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 @given(st.text(max_size=120))
@@ -305,7 +305,7 @@ def test_parse_message_reads_any_bytes(raw):
 
 def test_parse_message_refuses_non_bytes_with_its_own_error():
     with pytest.raises(ParseError):
-        parse_message("not bytes")  # type: ignore[arg-type]
+        parse_message("not bytes")  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 def test_message_parsed_by_stdlib_matches():

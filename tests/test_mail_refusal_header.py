@@ -24,7 +24,7 @@ def unfolded_header(raw: bytes) -> str:
     return re.sub(r"\r?\n[ \t]+", " ", match.group(1).decode("ascii")).strip()
 
 
-def test_the_header_goes_over_smtp_as_a_plain_angle_bracketed_link(server):  # noqa: F811
+def test_the_header_goes_over_smtp_as_a_plain_angle_bracketed_link(server):
     server.new_game("alice@example.org", "bob@example.org")
     server.send()
     raw = [data for _, tos, data in server.handler.messages if tos == ["bob@example.org"]][0]

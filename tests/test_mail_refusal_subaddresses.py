@@ -12,7 +12,7 @@ from pbem.db import get_session
 from pbem.services import refusals
 
 
-def test_a_refusal_covers_the_addresses_plus_sub_addresses(server):  # noqa: F811
+def test_a_refusal_covers_the_addresses_plus_sub_addresses(server):
     server.new_game("carol@example.org", "bob+games@example.org")  # queued, not sent yet
     server.new_game("alice@example.org", "bob@example.org")
     with server.app.app_context():
@@ -50,7 +50,7 @@ def refusal_path_of(server, address: str) -> str:
     return urlsplit(refusals.link_for(address)).path
 
 
-def test_a_sub_address_that_refused_on_its_own_stays_refused_when_its_mailbox_accepts_again(server):  # noqa: F811
+def test_a_sub_address_that_refused_on_its_own_stays_refused_when_its_mailbox_accepts_again(server):
     client = server.app.test_client()
     with server.app.app_context():
         mailbox, sub = refusal_path_of(server, "bob@example.org"), refusal_path_of(server, "bob+games@example.org")

@@ -44,7 +44,7 @@ class SinkHandler:
         self.messages: list[tuple[str, list[str], bytes]] = []
         self.lock = threading.Lock()
 
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802 - aiosmtpd's hook name
         if address.endswith("@refuse.test"):
             return "550 5.1.1 No such user"
         if address.endswith("@busy.test"):
@@ -52,7 +52,7 @@ class SinkHandler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
         with self.lock:
             self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
         return "250 OK"

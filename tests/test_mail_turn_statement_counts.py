@@ -27,7 +27,7 @@ TURN_COMMITS = 2
 
 
 
-def test_a_turn_by_mail_runs_a_fixed_number_of_statements(duel):  # noqa: F811
+def test_a_turn_by_mail_runs_a_fixed_number_of_statements(duel):
     robot, (game_id, _, _), mail = duel
     engine = robot.app.extensions["pbem_engine"]
     robot.store(client_reply(mail, "A1"), None, [])

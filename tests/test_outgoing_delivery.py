@@ -40,14 +40,14 @@ class SlowSink(SinkHandler):
         self.slow = 0
         self.sessions: list[object] = []
 
-    async def handle_EHLO(self, server, session, envelope, hostname, responses):  # noqa: N802
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):  # noqa: N802 - aiosmtpd's hook name
         session.host_name = hostname
         with self.lock:
             if not any(s is session for s in self.sessions):
                 self.sessions.append(session)
         return responses
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook name
         answer = await super().handle_DATA(server, session, envelope)
         with self.lock:
             slow, self.slow = self.slow > 0, max(0, self.slow - 1)

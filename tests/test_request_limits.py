@@ -213,7 +213,7 @@ def _raw_post(base: str, path: str, *, chunked: bool, size: int) -> tuple[int, b
 
 
 @pytest.mark.parametrize("chunked", [False, True])
-def test_a_running_server_refuses_a_big_body_with_413(served, chunked):  # noqa: F811
+def test_a_running_server_refuses_a_big_body_with_413(served, chunked):
     status, body = _raw_post(served, "/api/v1/games", chunked=chunked, size=8 * 1024 * 1024)
     assert status == 413 and b"65536 bytes" in body
 

@@ -25,7 +25,7 @@ def _mail_count(app) -> int:
         return get_session().exec(select(func.count()).select_from(OutboxMessage)).one()
 
 
-def test_the_game_page_does_not_resign_in_one_click(app, alice):  # noqa: F811
+def test_the_game_page_does_not_resign_in_one_click(app, alice):
     game_id = make_game(app)
     page = text(alice.get(f"/games/{game_id}"))
     resign_forms = re.findall(r'<form[^>]*action="/games/%d/resign"[^>]*>' % game_id, page)
@@ -38,7 +38,7 @@ def test_the_game_page_does_not_resign_in_one_click(app, alice):  # noqa: F811
     assert _game(app, game_id).status == "active"
 
 
-def test_a_resignation_without_its_confirmation_changes_nothing(app, alice):  # noqa: F811
+def test_a_resignation_without_its_confirmation_changes_nothing(app, alice):
     game_id = make_game(app)
     mail = _mail_count(app)
     token = csrf(alice.get(f"/games/{game_id}"))
@@ -52,7 +52,7 @@ def test_a_resignation_without_its_confirmation_changes_nothing(app, alice):  # 
     assert _mail_count(app) == mail
 
 
-def test_a_confirmed_resignation_ends_the_game(app, alice):  # noqa: F811
+def test_a_confirmed_resignation_ends_the_game(app, alice):
     game_id = make_game(app)
     confirm = alice.get(f"/games/{game_id}/resign")
     response = alice.post(f"/games/{game_id}/resign", data={"csrf_token": csrf(confirm), "confirm": "yes"})
@@ -61,7 +61,7 @@ def test_a_confirmed_resignation_ends_the_game(app, alice):  # noqa: F811
     assert "You resigned." in text(alice.get(f"/games/{game_id}"))
 
 
-def test_the_confirmation_page_of_a_finished_game_says_so(app, alice):  # noqa: F811
+def test_the_confirmation_page_of_a_finished_game_says_so(app, alice):
     game_id = make_game(app)
     alice.post(f"/games/{game_id}/resign", data={"csrf_token": csrf(alice.get(f"/games/{game_id}")), "confirm": "yes"})
     response = alice.get(f"/games/{game_id}/resign")

@@ -65,7 +65,7 @@ def test_a_turn_and_its_outcomes_are_cut_as_before(item, turn, after):
     assert (cut[0].strip(), cut[1].strip()) == (turn.strip(), after.strip())
 
 
-def test_hostile_record_text_and_json_only_ever_raise_record_errors(finished):  # noqa: F811
+def test_hostile_record_text_and_json_only_ever_raise_record_errors(finished):
     """Braces, '0.' lines and outcomes put anywhere in a real record of
     Hands, and outcomes of every wrong type in its JSON: a ``RecordError``
     or a record that checks, never another exception."""

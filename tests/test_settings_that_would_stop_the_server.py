@@ -18,7 +18,7 @@ from pbem.config import ConfigError
     ("PBEM_MAX_CONTENT_LENGTH", "100", "a whole number from 1024"),
     ("PBEM_MAIL_SEND_BUDGET", "0", "a whole number from 1"),
 ])
-def test_a_setting_that_would_stop_the_server_working_is_refused_at_start_up(tmp_path, clean_env, variable, value,  # noqa: F811
+def test_a_setting_that_would_stop_the_server_working_is_refused_at_start_up(tmp_path, clean_env, variable, value,
                                                                              expected):
     clean_env.setenv("PBEM_INSTANCE", str(tmp_path))
     clean_env.setenv(variable, value)
@@ -27,7 +27,7 @@ def test_a_setting_that_would_stop_the_server_working_is_refused_at_start_up(tmp
     assert variable in str(error.value) and expected in str(error.value)
 
 
-def test_a_working_request_limit_is_taken(tmp_path, clean_env):  # noqa: F811
+def test_a_working_request_limit_is_taken(tmp_path, clean_env):
     clean_env.setenv("PBEM_INSTANCE", str(tmp_path))
     clean_env.setenv("PBEM_MAX_CONTENT_LENGTH", "1024")
     clean_env.setenv("PBEM_AUTO_MIGRATE", "0")

@@ -21,7 +21,7 @@ def _clicking(page: str) -> dict | None:
     return {"board": json.loads(unescape(found.group(1))), "turns": json.loads(unescape(found.group(2)))}
 
 
-def test_only_the_player_to_move_gets_the_turns_to_click(app, browsers):  # noqa: F811
+def test_only_the_player_to_move_gets_the_turns_to_click(app, browsers):
     game_id = _started(app, "logger", "alice", "bob")
     alice = browsers["alice"].get(f"/games/{game_id}").get_data(as_text=True)
     bob = browsers["bob"].get(f"/games/{game_id}").get_data(as_text=True)
@@ -33,7 +33,7 @@ def test_only_the_player_to_move_gets_the_turns_to_click(app, browsers):  # noqa
     assert browsers["carol"].get(f"/games/{game_id}").status_code in (403, 404)
 
 
-def test_the_waiting_player_and_outsiders_get_no_clicks(app, browsers):  # noqa: F811
+def test_the_waiting_player_and_outsiders_get_no_clicks(app, browsers):
     game_id = _started(app, "logger", "alice", "bob")
     _play(app, game_id, "alice", "a1")
     refused = browsers["alice"].get(f"/api/v1/games/{game_id}/clicks")  # bob is to move
@@ -42,7 +42,7 @@ def test_the_waiting_player_and_outsiders_get_no_clicks(app, browsers):  # noqa:
     assert browsers["bob"].get(f"/api/v1/games/{game_id}/clicks").get_json()["next"] == ["e1", "a5", "e5"]  # the free corners
 
 
-def test_clicking_square_after_square_narrows_to_one_turn(app, browsers):  # noqa: F811
+def test_clicking_square_after_square_narrows_to_one_turn(app, browsers):
     game_id = _started(app, "logger", "alice", "bob")
     _play(app, game_id, "alice", "a1")
     _play(app, game_id, "bob", "e5")
@@ -59,7 +59,7 @@ def test_clicking_square_after_square_narrows_to_one_turn(app, browsers):  # noq
     assert nowhere["next"] == [] and nowhere["complete"] == []
 
 
-def test_the_preview_board_outlines_the_squares_the_turn_changes(app, browsers):  # noqa: F811
+def test_the_preview_board_outlines_the_squares_the_turn_changes(app, browsers):
     game_id = _started(app, "logger", "alice", "bob")
     _play(app, game_id, "alice", "a1")
     _play(app, game_id, "bob", "e5")
@@ -74,7 +74,7 @@ def test_the_preview_board_outlines_the_squares_the_turn_changes(app, browsers):
     assert refused.status_code in (400, 422) and "c3" in refused.get_data(as_text=True)
 
 
-def test_a_game_with_very_many_turns_is_clicked_step_by_step(app, browsers):  # noqa: F811
+def test_a_game_with_very_many_turns_is_clicked_step_by_step(app, browsers):
     game_id = _started(app, "greenhouse", "alice")
     page = browsers["alice"].get(f"/games/{game_id}").get_data(as_text=True)
     data = _clicking(page)
@@ -86,7 +86,7 @@ def test_a_game_with_very_many_turns_is_clicked_step_by_step(app, browsers):  # 
     assert pair["text"] == "#1 x #2 ->" and 1 <= len(pair["next"]) <= 12
 
 
-def test_without_javascript_the_turn_form_still_plays(app, browsers):  # noqa: F811
+def test_without_javascript_the_turn_form_still_plays(app, browsers):
     game_id = _started(app, "ataxx", "alice", "bob")
     page = browsers["alice"].get(f"/games/{game_id}").get_data(as_text=True)
     assert 'id="click-play" hidden' in page  # shown only by the script

@@ -77,7 +77,7 @@ def test_the_home_page_shows_each_game_with_its_picture_and_sentence(app, client
         assert picture.get_data(as_text=True).lstrip().startswith("<svg")
 
 
-def test_the_game_page_and_the_new_game_page_link_the_guide(two):  # noqa: F811
+def test_the_game_page_and_the_new_game_page_link_the_guide(two):
     alice, bob = two
     new_page = _text(alice.get("/games/new"))
     for name in registry.names():
@@ -88,7 +88,7 @@ def test_the_game_page_and_the_new_game_page_link_the_guide(two):  # noqa: F811
     assert re.search(r'<a id="guide-link" href="/rules/logger">How to play Logger</a>', page)
 
 
-def test_a_legend_is_under_the_board(two):  # noqa: F811
+def test_a_legend_is_under_the_board(two):
     alice, bob = two
     game_id = create_game(alice)
     post(bob, f"/games/{game_id}/accept")
@@ -99,7 +99,7 @@ def test_a_legend_is_under_the_board(two):  # noqa: F811
     assert "s seedling" in legend  # what the board's letters mean, from the game's diagram
 
 
-def test_every_game_mail_links_the_guide(app, two):  # noqa: F811
+def test_every_game_mail_links_the_guide(app, two):
     from sqlmodel import select
 
     from pbem.db import get_session
@@ -115,13 +115,13 @@ def test_every_game_mail_links_the_guide(app, two):  # noqa: F811
         assert "How to play Logger: http://pbem.test/rules/logger" in (row.body or "") + (row.after_board or "")
 
 
-def test_the_mail_help_links_the_guide(duel):  # noqa: F811
+def test_the_mail_help_links_the_guide(duel):
     robot, _ids, mail = duel
     [helped] = robot.send(client_reply(mail, "help"))
     assert re.search(r"How to play Logger .*: http://\S+/rules/logger", plain_text(helped).replace("\n", " "))
 
 
-def test_a_turn_refused_by_mail_names_no_raw_position_string(duel):  # noqa: F811
+def test_a_turn_refused_by_mail_names_no_raw_position_string(duel):
     from test_email_commands import game_row
 
     robot, (game_id, _, _), mail = duel

@@ -15,7 +15,7 @@ from engine.taiga.tiles import KINDS, TileDataError, read_tiles, turned, turns_o
 from notation.taiga.pictures import CAMP, HARDWOOD, ROAD, SOFTWOOD, SPECIES_COLOURS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import taiga_tiles  # noqa: E402
+import taiga_tiles  # noqa: E402 - importable once scripts/ is on the path
 
 
 def colours(png: bytes) -> set[str]:

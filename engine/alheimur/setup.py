@@ -80,7 +80,7 @@ def apply_outcome(state: AlheimurState, outcome: tuple[str, ...]) -> AlheimurSta
     (text,) = outcome
     if state.phase == "swap":
         return _swap(state, text)
-    x, y, is_turned = read_place_text(text)  # type: ignore[misc]
+    x, y, is_turned = read_place_text(text)  # type: ignore[misc]  # a place text is x, y and the turn
     return lay(replace(state, lots=()), x, y, is_turned)
 
 

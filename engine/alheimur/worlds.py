@@ -198,7 +198,7 @@ def finish(cards: tuple[Laid, ...]) -> Layout:
         slots[(y - miny) * 2 + (x - minx)] = laid
     if None in slots:
         raise ValueError("the four cards do not fill a 2 x 2 rectangle")
-    return tuple(slots)  # type: ignore[return-value]
+    return tuple(slots)  # type: ignore[return-value]  # no slot is None past the check above
 
 
 def laid_from_layout(layout: Layout) -> tuple[Laid, ...]:
@@ -225,4 +225,4 @@ def swaps(layout: Layout, card: str) -> list[tuple[int, bool]]:
 
 def swapped(layout: Layout, slot: int, card: str, is_turned: bool) -> Layout:
     laid = turned(card) if is_turned else card
-    return tuple(laid if i == slot else c for i, c in enumerate(layout))  # type: ignore[return-value]
+    return tuple(laid if i == slot else c for i, c in enumerate(layout))  # type: ignore[return-value]  # four cards in, four out

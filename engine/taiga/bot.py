@@ -169,7 +169,7 @@ def random_turn(game: Rules[TaigaState, TaigaTurn], state: TaigaState, rng: rand
     if not places:
         return None
     code, x, y, t = rng.choice(places)
-    options = list(game.turns_at(state, Place(code, x, y, t)))  # type: ignore[attr-defined]
+    options = list(game.turns_at(state, Place(code, x, y, t)))  # type: ignore[attr-defined]  # TaigaGame has turns_at; the hooks type games as Rules
     return rng.choice(options) if options else None
 
 

@@ -329,7 +329,7 @@ def _painted(diagram: Diagram, take: Callable[[Hashable, Callable[[], Any]], Any
     _keep_image_memory()
     width, height, block, zones_top, caption_top = _layout(diagram)
     key = (diagram.files, diagram.ranks, width, height)
-    draw = lambda: _draw_board(diagram, width, height)  # noqa: E731
+    draw = lambda: _draw_board(diagram, width, height)  # noqa: E731 - named for the cache key beside it
     image = take(key, draw)
     painter = sprites.Painter(image, _sized_font, sprites.ink(key, sprites.boards.get(key, draw)),
                               (width, height))

@@ -170,7 +170,7 @@ def shunt(show_traceback: bool) -> None:
             try:
                 msg = parse_message(row.raw)
                 who, subject = msg.sender or "?", msg.subject
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - any failure here is handled the same way
                 who, subject = "?", "?"
             click.echo(f"{row.id}\t{row.received_at:%Y-%m-%d %H:%M}\t{who}\t{subject[:60]}\t{row.reason}")
             if show_traceback and row.traceback:

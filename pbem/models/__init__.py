@@ -12,7 +12,7 @@ from sqlalchemy import JSON, Column, DateTime, Dialect, Index, Table, Text, Type
 from sqlmodel import Field, SQLModel
 
 #: the current time, as an aware UTC datetime; tests may replace it
-CLOCK: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # noqa: E731
+CLOCK: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # noqa: E731 - a name tests can replace
 
 
 def utcnow() -> datetime:

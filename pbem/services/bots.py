@@ -20,7 +20,7 @@ from engine.bots import choose
 from pbem.models import ACTIVE, Game, Player, Seat
 from pbem.services import games
 from pbem.services import visibility as views
-from pbem.services.bot_seats import BOT_DOMAIN, address_of, is_bot_address, level_of, offered_levels  # noqa: F401
+from pbem.services.bot_seats import BOT_DOMAIN, address_of, is_bot_address, level_of, offered_levels  # noqa: F401 - the worker's callers read them here
 from pbem.services.errors import ServiceError
 from pbem.services.stored import kind_of
 from pbem.services.turns import submit_turn
