@@ -26,7 +26,7 @@ from pbem import links
 from pbem.i18n import gettext
 from pbem.models import ApiToken, OutboxMessage, Player, utcnow
 from pbem.models.auth import SignInLink
-from pbem.services import outbox, refusals
+from pbem.services import bot_seats, outbox, refusals
 from pbem.services.errors import BadInput, NotFound, NotSignedIn, ServiceError
 from pbem.services.stored import Seated, load_seated
 
@@ -57,6 +57,7 @@ def player_for_email(session: Session, email: Any, *, create: bool = True) -> Pl
     if player is None:
         if not create:
             raise NotFound(gettext('nobody has signed in as %(address)s', address=address))
+        bot_seats.refuse_bot_address(address)  # a bot's row is made by bot_seats.bot_player only
         try:
             with session.begin_nested():  # another request may make the same player at the same moment
                 player = Player(email=address)
@@ -126,6 +127,8 @@ def _oldest_valid() -> Any:
 
 
 def _refusal(row: SignInLink, player: Player) -> LinkRefused | None:
+    if bot_seats.is_bot_address(player.email):  # a link made before the bots' addresses were reserved
+        return LinkRefused(gettext("this sign-in link is for a computer opponent's address, where nobody signs in"))
     if row.used_at is not None:
         return LinkRefused("this sign-in link has already been used (each link signs in once); "
                            "ask for a new one below", player.email)
@@ -208,8 +211,10 @@ def _check_sign_in_rate(session: Session, address: str) -> None:
 def send_sign_in_link(session: Session, email: Any, next_path: str = "/") -> Player:
     """Mail a sign-in link to ``email``, making the player if new; commits.
     ``TooMany`` when the address has had ``SIGN_IN_PER_HOUR`` links this hour;
-    ``RefusesMail`` when it refused all mail from the server."""
+    ``RefusesMail`` when it refused all mail from the server; ``BotAddress``
+    for an address of the computer opponents' domain, nobody's to sign in with."""
     address = normalize_email(email)
+    bot_seats.refuse_bot_address(address)
     if refusals.refuses(session, address):
         raise refusals.RefusesMail(
             f"{address} refuses all mail from this server (it chose so with the link at the foot of our mail), "

@@ -3,9 +3,11 @@ transaction, so a message exists exactly when the change it reports does.
 ``pbem.mailrobot.outgoing.drain`` sends and marks them; the embedded default
 shows them at /dev/mail.
 
-An address that refused all mail (``pbem.services.refusals``) gets none:
-``queue`` is the one place every outgoing mail passes, and it drops mail to
-such an address (the row is returned but never stored, so never sent)."""
+An address that refused all mail (``pbem.services.refusals``) gets none,
+nor does an address of the computer opponents' domain
+(``pbem.services.bot_seats.BOT_DOMAIN``): ``queue`` is the one place every
+outgoing mail passes, and it drops mail to such an address (the row is
+returned but never stored, so never sent)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from sqlmodel import Session, col, select
 
 from pbem.db import PendingRow
 from pbem.models import OutboxMessage, table_of, utcnow
+from pbem.services.bot_seats import is_bot_address
 from pbem.services.refusals import refuses
 
 
@@ -37,8 +40,8 @@ def queue(
     """Add a message to the outbox (committed with the caller's transaction).
     ``kind`` names what it is (``your_turn``, ``game_over``, ``invitation``,
     ``reply``...); the mail sender (``pbem.mailrobot.outgoing``) composes it.
-    Mail to an address that refused all mail is not stored: the row returned
-    is not in the session.
+    Mail to an address that refused all mail, or of the bots' domain, is
+    not stored: the row returned is not in the session.
 
     A mail about a started game gets the board at ``ply`` drawn at send
     time, as ``seat`` (the recipient's 0-based seat, None when not seated)
@@ -54,7 +57,7 @@ def queue(
     returned."""
     values: dict[str, Any] = {"to_addr": to, "subject": subject, "body": body, "html": html, "game_id": game_id, "ply": ply,
               "kind": kind, "seat": seat, "after_board": after_board}
-    dropped = refuses(session, to) if refused is None else bool(refusing_among(refused, to))
+    dropped = is_bot_address(to) or (refuses(session, to) if refused is None else bool(refusing_among(refused, to)))
     if pending is not None:  # the row's values only: no model object is built (a turn's mail)
         if not dropped:
             pending.append(PendingRow(table_of(OutboxMessage), new_row(values, utcnow())))
