@@ -313,6 +313,17 @@ class SeatSetting:
     default: str
 
 
+@dataclass(frozen=True)
+class LegalGroup:
+    """Legal turns a person reads together (``Notation.legal_groups``):
+    ``text`` says them in one line (a turn, or a turn's start and what may
+    follow it, such as Taiga's "S4 at 1,0 turn 90 alone or with one of:
+    surveyor e | keeper"); ``count`` is how many legal turns it stands for."""
+
+    text: str
+    count: int = 1
+
+
 class Notation(ABC, Generic[S, T]):
     """Text in and out for one game."""
 
@@ -374,6 +385,19 @@ class Notation(ABC, Generic[S, T]):
                 return texts, True
             texts.append(self.format_turn(state, turn))
         return texts, False
+
+    def legal_groups(self, state: S, limit: int = 100) -> tuple[list[LegalGroup], bool]:
+        """The legal turns grouped so that a person can read them: at most
+        ``limit`` groups in the rules' order, and whether there are more.
+        Their counts add up to the legal turns listed.  By default a group
+        is one turn (``first_legal_texts``); a game whose turns share long
+        starts (Taiga: a tile's place, then the meeple or truck, then the
+        choices) groups them, so that thousands of turns read in a page.
+        The server shows these to people (mail ``legal``, the game page, the
+        API's ``legal_groups``) and names no game; the turns one by one stay
+        for programs (``first_legal_texts``)."""
+        texts, more = self.first_legal_texts(state, limit)
+        return [LegalGroup(text) for text in texts], more
 
     # -- play by clicking (notation/clicks.py, docs/games/contract.md) ------
     def click_grid(self, state: S) -> tuple[int, int]:

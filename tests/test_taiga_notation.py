@@ -14,6 +14,7 @@ from taiga_helpers import GAME, laid, play
 from engine import chance
 from engine.base import settle_from_seed
 from engine.errors import AmbiguousTurnError, IllegalTurnError, MalformedTurnError, PositionError, RecordError
+from engine.taiga import board as maps
 from engine.taiga.state import Choose, Discard, Place
 from notation import record as records
 from notation import registry
@@ -218,18 +219,69 @@ def test_a_map_tile_may_carry_its_own_picture_and_text_glyph():
         TileShape("star", (), "#000000")
 
 
-def test_the_first_hundred_legal_turns_show_every_place_the_drawn_tile_fits():
+def _a_map_of_some_size():
+    """After 29 turns of three players (none with a truck): every player with money for one."""
     rng = random.Random(13)
     seed = f"{13:064x}"
     state = settle_from_seed(GAME, GAME.seeded_state(3, {}, seed), seed, 0)[0]
-    for ply in range(1, 30):  # a map of some size, every player with money for a truck
+    for ply in range(1, 30):
         turn = rng.choice([t for t in GAME.legal_turns(state) if not getattr(t, "truck", None)])
         state = settle_from_seed(GAME, GAME.apply(state, turn), seed, ply)[0]
+    return state
+
+
+def test_the_first_hundred_legal_turns_show_every_place_the_drawn_tile_fits():
+    state = _a_map_of_some_size()
     assert state.drawn and state.money[state.mover] >= 5
     texts, more = NOTATION.first_legal_texts(state, 100)
     places = {(t.code, t.x, t.y, t.turn) for t in GAME.legal_turns(state) if isinstance(t, Place)}
     shown = {(t.code, t.x, t.y, t.turn) for t in (NOTATION.parse_turn(state, text) for text in texts)}
     assert more and places and shown == places
+
+
+def _turns_of_place_line(text):
+    """The turns a line of ``legal_groups`` for one tile and place names."""
+    for part in text.split("; "):
+        written, alone, extras = part.partition(" alone or with ")
+        if not alone:
+            written, _with, extras = part.partition(" with ")
+        if alone or not extras:
+            yield written
+        for extra in extras.removeprefix("one of: ").split(" | ") if extras else ():
+            yield f"{written}, {extra}"
+
+
+def test_the_legal_turns_are_grouped_by_tile_and_place_then_what_goes_with_them():
+    state = _a_map_of_some_size()
+    turns = GAME.legal_turns(state)
+    groups, more = NOTATION.legal_groups(state, 1000)
+    assert not more and sum(g.count for g in groups) == len(turns) > 10 * len(groups)
+    canonical = {NOTATION.format_turn(state, t) for t in turns if not (isinstance(t, Place) and t.truck)}
+    named = [text for g in groups if ", truck x,y side" not in g.text for text in _turns_of_place_line(g.text)]
+    assert {NOTATION.format_turn(state, NOTATION.parse_turn(state, text)) for text in named} == canonical
+    assert len(named) == len(canonical)  # each once
+    (trucks,) = [g for g in groups if ", truck x,y side" in g.text]
+    with_truck = [t for t in turns if isinstance(t, Place) and t.truck]
+    assert trucks.count == len(with_truck) and trucks.text.startswith("or, instead of a meeple, a truck ($5)")
+    taken = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck"}
+    free = [f"{x},{y} {s}" for x, y, s in maps.analyse(state.placed).segment_keys() if (x, y, s) not in taken]
+    assert "one of " + ", ".join(free) + ", or for a road of the tile laid" in trucks.text
+    assert all(f"{t.truck[0]},{t.truck[1]} {t.truck[2]}" in free or t.truck[:2] == (t.x, t.y) for t in with_truck)
+    assert NOTATION.legal_groups(state, 3) == (groups[:3], True)
+    # the guide's example, in both languages: player 1 at the start, having drawn S1
+    from engine.i18n import language
+    from notation.taiga import KIND
+
+    for written in ("en", "fr"):
+        with language(written):
+            lines = [g.text + (f" ({g.count})" if g.count > 1 else "") for g in NOTATION.legal_groups(laid(drawn="S1"))[0]]
+        assert "```\n" + "\n".join(lines) + "\n```" in KIND.guide(written).read_text(encoding="utf-8")
+    # a turn of the choice for another player's forest, and a game with no grouping, list turn by turn
+    pending = play(laid(pieces=[(2, "surveyor", 0, 0, "n")], drawn="S1"), "S1 at 0,1 turn 180")
+    assert [g.text for g in NOTATION.legal_groups(pending)[0]] == ["pay", "lumberjack"]
+    logger = registry.get("logger")
+    start = logger.rules.initial_state(2)
+    assert [g.text for g in logger.notation.legal_groups(start, 5)[0]] == logger.notation.first_legal_texts(start, 5)[0]
 
 
 def test_a_huge_turn_is_refused_quickly_quoting_only_its_start():

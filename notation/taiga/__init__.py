@@ -37,9 +37,20 @@ from engine.i18n import N_, Text, _
 from engine.taiga import board as maps
 from engine.taiga.rules import TaigaGame
 from engine.taiga.scoring import final_scoring
-from engine.taiga.state import HIDDEN, MEEPLES, Choose, Discard, Place, Placed, TaigaState, TaigaTurn
+from engine.taiga.state import (
+    HIDDEN,
+    LUMBERJACK_COST,
+    MEEPLES,
+    TRUCK_COST,
+    Choose,
+    Discard,
+    Place,
+    Placed,
+    TaigaState,
+    TaigaTurn,
+)
 from engine.taiga.tiles import CAMP_SPOT, DIRECTIONS, KINDS, Turned, canonical_turn, turned, turns_of
-from notation.base import Card, Diagram, GameKind, Notation, Tile, TileShape, Zone, player_colour
+from notation.base import Card, Diagram, GameKind, LegalGroup, Notation, Tile, TileShape, Zone, player_colour
 from notation.quote import quote
 from notation.taiga.pictures import EMPTY_GLYPH, corner_colour, tile_glyph, tile_shapes
 from notation.taiga.positions import EXAMPLE, read_position, write_position
@@ -226,6 +237,54 @@ class TaigaNotation(Notation[TaigaState, TaigaTurn]):
             text += f", {choice} {spot}"
         return text
 
+    # -- legal turns a person reads ------------------------------------------
+    def legal_groups(self, state: TaigaState, limit: int = 100) -> tuple[list[LegalGroup], bool]:
+        """The legal turns by tile and place, then what goes with it: a line
+        for each tile and place, ``S4 at 1,0 turn 90 alone or with one of:
+        surveyor e | keeper; S4 at 1,0 turn 180``: each turn of the tile that
+        fits there, as written, with what may be added to it (a meeple; the
+        choices for the forests it completes); then one line for the trucks, which go
+        instead of a meeple with any of those on any free road (most of a
+        position's turns: every place times every road); then the discard.
+        The counts add up to every legal turn; a pending choice is listed as
+        it is, ``pay`` and ``lumberjack``."""
+        if state.pending or self.game.to_move(state) is None:
+            return super().legal_groups(state, limit)
+        places: dict[tuple[str, int, int], dict[str, list[str]]] = {}  # tile and place: each turn written, its extras
+        trucks, truck_example, trucks_choose = 0, "", False
+        others: list[LegalGroup] = []
+        for turn in self.game.iter_turns(state):
+            if not isinstance(turn, Place):
+                others.append(LegalGroup(self.format_turn(state, turn)))
+                continue
+            text = self.format_turn(state, turn)
+            if turn.truck is not None:
+                trucks += 1
+                truck_example = truck_example or text
+                trucks_choose = trucks_choose or bool(turn.choices)
+                continue
+            head = self.format_turn(state, Place(turn.code, turn.x, turn.y, turn.turn))
+            turns = places.setdefault((turn.code, turn.x, turn.y), {})
+            turns.setdefault(head, []).append(text[len(head):].lstrip(", "))
+        groups = [LegalGroup(_place_line(turns), sum(len(extras) for extras in turns.values()))
+                  for turns in places.values()]
+        if trucks:
+            groups.append(LegalGroup(self._truck_line(state, truck_example, trucks_choose), trucks))
+        groups += others
+        return groups[:limit], len(groups) > limit
+
+    def _truck_line(self, state: TaigaState, example: str, choose: bool) -> str:
+        taken = {(p.x, p.y, p.spot) for p in state.pieces if p.role == "truck"}
+        roads = ", ".join(f"{x},{y} {spot}" for x, y, spot in maps.analyse(state.placed).segment_keys()
+                          if (x, y, spot) not in taken)
+        line = _("or, instead of a meeple, a truck (${cost}) with any tile, place and turn above: add ', truck x,y "
+                 "side' for a free road, one of {roads}, or for a road of the tile laid if it has one; such as "
+                 "{example}", cost=TRUCK_COST, roads=roads or _("none"), example=quote(example))
+        if choose:
+            line = _("{line}; the choices a tile needs come after the truck, and a lumberjack with it costs "
+                     "${cost} more", line=line, cost=LUMBERJACK_COST)
+        return str(line)
+
     # -- play by clicking ---------------------------------------------------
     def turn_clicks(self, state: TaigaState, turn: TaigaTurn) -> tuple[str, ...]:
         """The drawn tile (its code, clicked on the picture), then the
@@ -369,6 +428,22 @@ def _loose(code: str, index: int, click: bool = False) -> Tile:
     tile = turned(code, 0)
     return Tile((index, 0), code, corner_colour(tile), None, tile_shapes(tile), tile_glyph(tile),
                 click=code if click else "")
+
+
+def _place_line(turns: dict[str, list[str]]) -> str:
+    """A tile and place: each turn of the tile that fits there, as written
+    (``S4 at 1,0 turn 90``), with what may be added to it (``extras``, ""
+    for nothing)."""
+    parts = []
+    for written, extras in turns.items():
+        added = [extra for extra in extras if extra]
+        if not added:
+            parts.append(written)
+            continue
+        what = added[0] if len(added) == 1 else _("one of: {extras}", extras=" | ".join(added))
+        parts.append(str(_("{turn} alone or with {what}", turn=written, what=what) if "" in extras
+                         else _("{turn} with {what}", turn=written, what=what)))
+    return "; ".join(parts)
 
 
 def replace_choices(game: TaigaGame, state: TaigaState, place: Place,
