@@ -128,3 +128,55 @@ def test_a_whole_taiga_game_by_mail_and_on_the_web(table):
     assert records.check(record).final == state_of(game)
     over = [m for m in seen if "game over" in str(m["Subject"]).lower()]
     assert over and all(png_parts(m) for m in over)
+
+
+def test_the_legal_turns_are_grouped_by_tile_and_place_on_the_page_by_mail_and_in_the_api(table):
+    app, sink, web, game_id = table
+    seen: list = []
+    drain(app, sink, seen)
+    rules, notation = TAIGA.rules, TAIGA.notation
+
+    def every(state):
+        return [notation.format_turn(state, t) for t in rules.legal_turns(state)]
+
+    def play_first(name):
+        game = row(app, game_id)
+        turn = every(state_of(game))[0]
+        if name == "alice":
+            form = web.get(f"/games/{game_id}")
+            web.post(f"/games/{game_id}/turn", data={"csrf_token": csrf(form), "turn": turn, "ply": str(game.ply),
+                                                    "action": "play"})
+        else:
+            latest = [m for m in seen if EMAIL["bob"] in str(m["To"]) and "play+" in str(m["Reply-To"] or "")][-1]
+            store_in(app.extensions["pbem_engine"])(client_reply(latest, f"#{game.ply + 1} {turn}"), None, [])
+        drain(app, sink, seen)
+        assert row(app, game_id).ply == game.ply + 1
+
+    play_first("alice")  # the seed's first tile fits nowhere: discarded
+    # bob asks by mail, and reads his turns a tile and place a line
+    state = state_of(row(app, game_id))
+    latest = [m for m in seen if EMAIL["bob"] in str(m["To"]) and "play+" in str(m["Reply-To"] or "")][-1]
+    store_in(app.extensions["pbem_engine"])(client_reply(latest, "legal"), None, [])
+    listing = plain_text(drain(app, sink, seen)[-1])
+    groups, _more = notation.legal_groups(state, 300)
+    assert len(groups) < len(every(state))
+    assert f"{len(every(state))} in all: {len(groups)} lines, each naming the turns it stands for" in \
+        " ".join(listing.split())
+    assert all(f"  {g.text}" + (f" ({g.count})" if g.count > 1 else "") in listing for g in groups)
+    for ply in range(1, 10):  # to a turn of alice's with more than 100 legal turns
+        play_first("bob" if ply % 2 else "alice")
+    state = state_of(row(app, game_id))
+    turns = every(state)
+    assert rules.to_move(state) == 0 and len(turns) > 100
+    page = web.get(f"/games/{game_id}").get_data(as_text=True).replace("&#39;", "'")
+    lines = re.findall(r"<li><code>([^<]+)</code>", re.findall(r'<ul class="legal grouped">(.*?)</ul>', page, re.S)[0])
+    assert len(lines) < 20 and any("a truck ($5)" in line for line in lines)
+    assert f"({len(turns)}, in {len(lines)} lines)" in page
+    data = web.get(f"/api/v1/games/{game_id}").get_json()
+    assert [g["text"] for g in data["legal_groups"]] == [line.replace("&amp;", "&") for line in lines]
+    assert sum(g["count"] for g in data["legal_groups"]) == len(turns) and not data["legal_groups_cut"]
+    assert data["legal_turns"] == turns[:100] and data["legal_turns_cut"] is True
+    everything = web.get(f"/api/v1/games/{game_id}?legal=all").get_json()
+    assert everything["legal_turns"] == turns and everything["legal_turns_cut"] is False
+    refused = web.get(f"/api/v1/games/{game_id}?legal=some")
+    assert refused.status_code == 400 and "legal is all" in refused.get_json()["error"]

@@ -51,6 +51,7 @@ def document() -> dict[str, Any]:
         ("Error", schemas.ErrorOut), ("TurnIn", schemas.TurnIn), ("GameIn", schemas.GameIn),
         ("PuzzleBrief", schemas.PuzzleBriefOut), ("Seat", schemas.SeatOut), ("Turn", schemas.TurnOut), ("Game", schemas.GameOut),
         ("Setting", schemas.SettingOut),  # before GameDetail, which nests it: else it is described twice
+        ("LegalGroup", schemas.LegalGroupOut),  # before GameDetail too
         ("GameDetail", schemas.GameDetailOut), ("Option", schemas.OptionOut), ("Kind", schemas.KindOut),
         ("Preview", schemas.PreviewOut), ("Me", schemas.MeOut),
         ("LeaderboardEntry", schemas.LeaderboardEntryOut),
@@ -77,7 +78,11 @@ def document() -> dict[str, Any]:
     })
     spec.path("/games/{game_id}", parameters=[_GAME_ID], operations={"get": {
         "summary": "a game with its position, diagram, legal turns and turns played",
-        "responses": _responses("the game", "GameDetail", ("401", "403", "404"))}})
+        "parameters": [{"name": "legal", "in": "query", "required": False,
+                        "schema": {"type": "string", "enum": ["all"]},
+                        "description": "all: legal_turns lists every legal turn (up to 20,000), not only the "
+                                       "first 100"}],
+        "responses": _responses("the game", "GameDetail", ("400", "401", "403", "404"))}})
     spec.path("/games/{game_id}/turns", parameters=[_GAME_ID], operations={
         "get": {"summary": "the turns played", "responses": _responses("turns", many("Turn"), ("401", "403", "404"))},
         "post": {"summary": "play a turn, naming the ply you saw",

@@ -188,9 +188,19 @@ def lobby() -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>")
 def show_game(game_id: str) -> ResponseReturnValue:
+    """The game; ``?legal=all``: ``legal_turns`` lists every legal turn
+    (up to ``present.LEGAL_TURNS_ALL``), not only the first 100."""
     player = api_player()
-    game, _ = game_for_player(get_session(), game_id, player)
-    return jsonify(_detail(game, player))
+    game, seat = game_for_player(get_session(), game_id, player)
+    wanted = request.args.get("legal")
+    if wanted not in (None, "all"):
+        raise BadInput(gettext("legal is all (every legal turn, up to %(most)s) or left out (the first %(shown)s); "
+                               "not %(value)s", most=present.LEGAL_TURNS_ALL, shown=present.LEGAL_TURNS_SHOWN,
+                               value=repr(wanted[:60])))
+    data = _detail(game, player)
+    if wanted == "all" and data.get("legal_turns"):  # listed only on the player's turn
+        data["legal_turns"], data["legal_turns_cut"] = views.legal(game, seat.number, present.LEGAL_TURNS_ALL)
+    return jsonify(data)
 
 
 @bp.get("/games/<game_id>/turns")

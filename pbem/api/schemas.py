@@ -219,6 +219,11 @@ class SettingIn(Schema):
                           metadata={"description": "the new value, in the game's notation", "example": "hold"})
 
 
+class LegalGroupOut(Schema):
+    text = fields.String(metadata={"description": "the turns of the group in one line, as a person reads them"})
+    count = fields.Integer(metadata={"description": "how many legal turns the line stands for"})
+
+
 class GameDetailOut(GameOut):
     position = fields.String(allow_none=True)
     diagram = fields.String(allow_none=True, metadata={"description": "the board as text"})
@@ -227,8 +232,13 @@ class GameDetailOut(GameOut):
         "description": "a game played to its end: the rules' result, {winners (seats), reason, scores}; "
                        "e.g. a solitaire's reason 'every order filled in 7 breedings' and its score"})
     legal_turns = fields.List(fields.String(), metadata={
-        "description": "your legal turns when it is your turn, else none (at most 100; see legal_turns_cut)"})
+        "description": "your legal turns when it is your turn, else none, one turn each, for programs (at most "
+                       "100, every one with ?legal=all up to 20,000; see legal_turns_cut)"})
     legal_turns_cut = fields.Boolean(metadata={"description": "there are more legal turns than legal_turns lists"})
+    legal_groups = fields.List(fields.Nested(LegalGroupOut), metadata={
+        "description": "the same turns as a person reads them, grouped (at most 100 groups; see legal_groups_cut): "
+                       "one turn a group in most games; Taiga's by tile and place, then what may go with it"})
+    legal_groups_cut = fields.Boolean(metadata={"description": "there are more groups than legal_groups lists"})
     turn_examples = fields.List(fields.String())
     turns = fields.List(fields.Nested(TurnOut))
     can_claim = fields.Boolean(metadata={"description": "you may claim the win: the player to move ran out of time"})

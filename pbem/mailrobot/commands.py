@@ -320,19 +320,26 @@ def legal(ctx: Context, cmd: c.Command) -> None:
     assert game is not None  # a command in a game: the sender check set it
     if game.status != ACTIVE:
         raise GameNotActive(gettext('game %(id)s is %(status)s; no more turns can be played', id=game.id, status=gettext(game.status)))
-    options = ctx.legal()
+    # as a person reads them: one a line, or grouped by the game (Taiga: by tile and place, then the choices)
+    groups, cut = views.legal_groups(game, ctx.seat, MAX_LEGAL_REPLY) if ctx.player is not None else ([], False)
     ctx.claim()
-    if not options:
+    if not groups:
         ctx.reply(_status_line(ctx) + gettext('\n\nIt is not your turn, so you have no legal turns now.'))
     else:
-        if ctx.legal_cut:
-            text = (f"Your legal turns in game {game.id} (turn {game.ply + 1}): there are more than "
-                    f"{len(options)}, so only the first {len(options)} are listed:\n\n")
+        listed = sum(group.count for group in groups)
+        if cut:
+            text = gettext("Your legal turns in game %(id)s (turn %(turn)s): there are more than %(num)s, so only "
+                           "the first %(num)s are listed:", id=game.id, turn=game.ply + 1, num=listed)
         else:
-            text = f"Your legal turns in game {game.id} (turn {game.ply + 1}), {len(options)} in all:\n\n"
-        text += "\n".join("  " + t for t in options)
-        if ctx.legal_cut:
-            text += "\n  ... and more not listed."
+            text = gettext("Your legal turns in game %(id)s (turn %(turn)s), %(num)s in all:", id=game.id,
+                           turn=game.ply + 1, num=listed)
+        if listed > len(groups):
+            text += " " + gettext("%(lines)s lines, each naming the turns it stands for (how many in brackets); "
+                                  "write the one you choose in full.", lines=len(groups))
+        text += "\n\n" + "\n".join("  " + group.text + (f" ({group.count})" if group.count > 1 else "")
+                                    for group in groups)
+        if cut:
+            text += "\n  " + gettext("... and more not listed.")
         ctx.reply(text)
     ctx.commit()
 

@@ -144,6 +144,13 @@ def _current(session: Session, game: Game, viewer: Player | None, seated: Seated
         listed, more = [], False
     data["legal_turns"] = listed
     data["legal_turns_cut"] = more
+    try:
+        groups, more = views.legal_groups(game, seat, LEGAL_TURNS_SHOWN)
+    except PbemError:
+        groups, more = [], False
+    # the same turns as a person reads them (Taiga: by tile and place); ``count``: the turns a line stands for
+    data["legal_groups"] = [{"text": group.text, "count": group.count} for group in groups]
+    data["legal_groups_cut"] = more
     data["turn_examples"] = list(kind.notation.turn_examples)
     data["can_claim"] = viewer is not None and sweep.claimable(session, game, viewer)
     data["settings"] = _settings(session, game, viewer, seated)
@@ -161,9 +168,15 @@ def _settings(session: Session, game: Game, viewer: Player | None, seated: Seate
     return [] if seat is None else [item.to_dict() for item in seat_settings.shown_to(game, seat)]
 
 
-#: the game page and the API list at most this many legal turns (a game
-#: may have millions; ``legal_turns_cut`` then says the list is cut)
+#: the game page and the API list at most this many legal turns, and as many
+#: groups of them (a game may have millions; ``legal_turns_cut`` and
+#: ``legal_groups_cut`` then say the list is cut)
 LEGAL_TURNS_SHOWN = 100
+
+#: the API's ``legal=all`` lists at most this many legal turns: every one of
+#: any position of most games (a Taiga position has some thousands), and a
+#: bound for the games with millions (Martian Greenhouse), cut as above
+LEGAL_TURNS_ALL = 20_000
 
 
 def _time_control(game: Game) -> dict[str, Any] | None:

@@ -31,7 +31,7 @@ from engine.base import Rules, settle_from_seed
 from engine.errors import PbemError
 from notation import record as record_format
 from notation import registry
-from notation.base import Notation
+from notation.base import LegalGroup, Notation
 from notation.clicks import ClickOptions, clicked_turns
 from notation.drawing import regions as diagram_regions
 from notation.drawing import render as diagrams
@@ -243,6 +243,16 @@ def legal(game: Game, seat: int | None, limit: int) -> tuple[list[str], bool]:
     if seat is None or mover(game) != seat:
         return [], False
     return kind_of(game).notation.first_legal_texts(state_of(game), limit)
+
+
+def legal_groups(game: Game, seat: int | None, limit: int) -> tuple[list[LegalGroup], bool]:
+    """``legal`` as a person reads it: at most ``limit`` groups of the turns
+    ``seat`` may play now (``Notation.legal_groups``: one turn a group, or a
+    game's own grouping, such as Taiga's by tile and place), and whether
+    there are more; none unless it is that seat's turn."""
+    if seat is None or mover(game) != seat:
+        return [], False
+    return kind_of(game).notation.legal_groups(state_of(game), limit)
 
 
 def clicks(game: Game, seat: int | None, prefix: list[str]) -> ClickOptions | None:
