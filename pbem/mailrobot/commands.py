@@ -7,9 +7,10 @@ An action is ``action(ctx: Context, cmd: mail.commands.Command) -> None``.
 It must, in one transaction: mark the stored message processed
 (``ctx.claim()``), do the work, queue the answer (``ctx.reply`` or
 ``ctx.error``) and commit (``ctx.commit()``, or a service that commits).  An
-action that calls a service which commits claims and queues its answer
-*before* the call, so the message, the change and the answer are committed
-together; ``ServiceError``s are caught by the robot, which rolls back and
+action that calls a service which commits claims before the call and
+queues its answer before it, or, for a turn, through the service's
+``then=`` (after the turn is stored, before the commit), so the message, the
+change and the answer are committed together; ``ServiceError``s are caught by the robot, which rolls back and
 answers with the error.  ``ctx.game``/``ctx.player`` are the game and the
 checked sender in mail to a game's reply address; ``ctx.game`` is None in
 mail to the plain address, where ``ctx.player`` is the sender's account if
