@@ -276,3 +276,20 @@ def test_a_player_has_at_most_so_many_open_challenges_at_once(session, make_play
     games.join(session, first.id, bob)  # one fewer waiting: room for another
     games.create_game(session, alice, "logger", [], open_seats=1)
     games.create_game(session, alice, "logger", [alice.email, bob.email])  # invitations are not challenges
+
+
+@pytest.mark.parametrize("open_seats, language, took, then", [
+    (1, "en", "You took a seat.", "Every seat is taken: the game has started."),
+    (2, "en", "You took a seat.", "The game starts when every seat is taken."),
+    (1, "fr", "Vous avez pris une place.", "Toutes les places sont prises : la partie a commencé."),
+    (2, "fr", "Vous avez pris une place.", "La partie commence quand toutes les places sont prises."),
+])
+def test_taking_a_seat_says_so_and_whether_the_game_has_started_in_the_players_language(
+        app, browsers, open_seats, language, took, then):
+    game_id = _open_challenge(browsers["alice"], open_seats)
+    bob = browsers["bob"]
+    joined = bob.post(f"/games/{game_id}/join", data={"csrf_token": csrf(bob.get("/lobby"))},
+                      headers={"Accept-Language": language})
+    assert joined.status_code == 302
+    page = _text(bob.get(joined.headers["Location"], headers={"Accept-Language": language}))
+    assert f"{took} {then}" in page

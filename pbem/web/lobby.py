@@ -49,8 +49,9 @@ def join(game_id: str) -> ResponseReturnValue:
         if failure.status == 404:
             raise
         return index(error=failure.message, status=failure.status)
-    flash(gettext('You took a seat.') + " Every seat is taken: the game has started." if game.status == "active" else
-                                " The game starts when every seat is taken.")
+    then = (gettext("Every seat is taken: the game has started.") if game.status == "active"
+            else gettext("The game starts when every seat is taken."))
+    flash(gettext("You took a seat.") + " " + then)
     return redirect(url_for("games.show", game_id=game.id))
 
 
