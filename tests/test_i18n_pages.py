@@ -202,3 +202,25 @@ def test_every_games_pages_at_start_middle_and_end_in_french(app):
             in_french.add(name)
         assert 'id="rules-in-english"' not in check(bob, f"/rules/{name}", EN, french=False)
     assert in_french == set(registry.names()), in_french  # a French guide for every game
+
+
+def test_points_on_a_game_page_follow_the_languages_plural(app):
+    """A score is counted with the reader's plural: "0 points" in English,
+    "0 point" in French (where 0 takes the singular), never "1 points"."""
+    from pbem.db import get_session
+    from pbem.services import games
+    from pbem.services.accounts import player_for_email
+
+    with app.app_context():
+        session = get_session()
+        alice, bob = (player_for_email(session, f"{name}@example.org") for name in ("alice", "bob"))
+        game = games.create_game(session, alice, "logger", [alice.email, bob.email])
+        games.accept(session, game.id, bob)
+        game_id = game.id
+        session.close()
+    client = app.test_client()
+    sign_in(client, app, "alice@example.org")
+    english = visible_text(client.get(f"/games/{game_id}", headers=EN).get_data(as_text=True))
+    french = visible_text(client.get(f"/games/{game_id}", headers=FR).get_data(as_text=True))
+    assert "0 points" in english and "1 points" not in english
+    assert "0 point" in french and "0 points" not in french
