@@ -132,3 +132,18 @@ def test_a_turn_refused_by_mail_names_no_raw_position_string(duel):
     assert position not in body and "(position" not in body
     [board] = robot.send(client_reply(mail, "board"))  # where a player asks for the board, it is there
     assert "your turn" in plain_text(board)
+
+
+@pytest.mark.parametrize("name", registry.names())
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_guide_shows_the_game_before_its_notation_under_one_title(client, name, language):
+    """The sample game (pictures) and the rules come first, the notation
+    after them; the rules document's own headings sit under the page's
+    (one h1), and its anchors never repeat the page's."""
+    html = client.get(f"/rules/{name}", headers={"Accept-Language": language}).get_data(as_text=True)
+    sections = re.findall(r'<h2 id="([a-z]+)"', html)
+    assert sections.index("sample") < sections.index("notation")
+    assert "rules" not in sections or sections.index("rules") < sections.index("notation")
+    assert len(re.findall(r"<h1\b", html)) == 1
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})

@@ -51,8 +51,14 @@ def rules_html(kind_name: str, language: str | None = None) -> str | None:
     if found is None:
         return None
     import markdown
+    from markdown.extensions.toc import slugify
 
-    html: str = markdown.markdown(found.read_text(encoding="utf-8"), extensions=["tables", "fenced_code"])
+    def anchor(value: str, separator: str) -> str:  # the document's anchors apart from the page's own
+        return "rules-" + str(slugify(value, separator))
+
+    # the document's headings sit under the page's own h1 and h2
+    html: str = markdown.markdown(found.read_text(encoding="utf-8"), extensions=["tables", "fenced_code", "toc"],
+                                  extension_configs={"toc": {"baselevel": 3, "slugify": anchor}})
     return html
 
 
