@@ -224,3 +224,15 @@ def test_points_on_a_game_page_follow_the_languages_plural(app):
     french = visible_text(client.get(f"/games/{game_id}", headers=FR).get_data(as_text=True))
     assert "0 points" in english and "1 points" not in english
     assert "0 point" in french and "0 points" not in french
+
+
+def test_no_page_names_a_file_of_the_source(app, client, pages):
+    """Players read words, not paths: no page shows a document or module of
+    the source tree (such as docs/ratings.md), in either language."""
+    _, bob, _, signed_in, signed_out = pages
+    path_like = re.compile(r"\b[\w-]+/[\w/.-]*\.(?:md|py)\b")
+    for reader, paths in ((client, signed_out), (bob, signed_in)):
+        for path in paths:
+            for headers in (EN, FR):
+                shown = visible_text(reader.get(path, headers=headers).get_data(as_text=True))
+                assert path_like.findall(shown) == [], (path, headers, path_like.findall(shown))
