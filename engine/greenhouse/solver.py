@@ -3,13 +3,21 @@ find within a budget, and a lower bound on the true optimum.
 
 Method (``notation/greenhouse/guide.md``, "The solver and par"):
 iterative deepening on the number of breedings, from an admissible lower
-bound up.  A breeding that fills an order has two parents that each hold
-three of the order's chromosomes in its order (a *half*), so the search keeps
-only breedings with a child that holds a half or is delivered, and keeps one
-representative of the children that hold none.  With at most two breedings
-left this loses nothing (those depths are exhaustive and raise the lower
-bound); deeper it is a heuristic.  Positions reached twice are searched once
-per depth.
+bound up, exhaustive (``engine.greenhouse.exact``): flowers reduced to the
+chromosomes the orders use, every breeding whose children can still take
+part in a line of that length, children that cannot represented by one;
+so every depth it finishes raises the lower bound, and ``optimal`` is
+proven.  Heuristics only order the search.  Positions reached twice are
+searched once per depth.
+
+The plan that fills the orders one at a time (``plan``, ``_fill``, the
+bots) uses a quicker search instead (``candidates``, ``solve(prune=True)``):
+a breeding that fills an order has two parents that each hold three of the
+order's chromosomes in its order (a *half*), so it keeps only breedings
+with a child that holds a half or is delivered, and keeps one
+representative of the children that hold none.  With at most two
+breedings left this loses nothing; deeper it can miss the shortest line,
+so it proves nothing past ``EXACT_DEPTH``.
 """
 
 from __future__ import annotations
@@ -21,11 +29,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterator
 
-from engine.greenhouse import breeding, leftovers
+from engine.greenhouse import breeding, exact, leftovers
 from engine.greenhouse.delivery import bred, breedable
 from engine.greenhouse.flowers import Breed, Flower, Genes, GreenhouseState
 
-#: depths up to which the pruning loses nothing
+#: depths up to which the quick search's pruning (``candidates``) loses nothing
 EXACT_DEPTH = 2
 
 
@@ -35,8 +43,10 @@ class Par:
 
     ``found``: the fewest breedings of a solution it found (None: none within
     the budget); ``line``: those breedings, playable in order from the
-    position; ``lower_bound``: no solution has fewer breedings; ``optimal``:
-    ``found == lower_bound``; ``cut_short``: the budget ran out."""
+    position; ``lower_bound``: no solution has fewer breedings
+    (``exact.NEVER`` when the orders need chromosomes the greenhouse lacks:
+    none has); ``optimal``: ``found == lower_bound``; ``cut_short``: the
+    budget ran out."""
 
     found: int | None
     lower_bound: int
@@ -222,7 +232,8 @@ def _greedy(state: GreenhouseState, max_nodes: int, deadline: float | None) -> t
                 seconds = None if deadline is None else deadline - time.process_time()
                 if seconds is not None and seconds <= 0:
                     return None
-                par = solve(alone, max_depth=depth, max_nodes=max_nodes, max_seconds=seconds, greedy=False)
+                par = solve(alone, max_depth=depth, max_nodes=max_nodes, max_seconds=seconds, greedy=False,
+                            prune=True)
                 if par.found is not None and (best is None or par.found < len(best)):
                     best = par.line
             if best is not None:
@@ -249,7 +260,7 @@ def _fill(node: GreenhouseState, order: Genes, max_nodes: int, deadline: float |
     limit = max_nodes if cap is None else min(cap, max_nodes)
     capped = limit < max_nodes  # cap is not None and cap < max_nodes
     par = solve(alone, max_depth=4, max_nodes=limit, max_seconds=seconds, greedy=False,
-                rng=rng)
+                rng=rng, prune=True)
     if par.cut_short:
         if capped and (deadline is None or time.process_time() < deadline):
             return None, par.nodes
@@ -331,61 +342,101 @@ def _first(fills: list[tuple[Breed, ...]], fill_first: str, rng: random.Random |
 
 def solve(state: GreenhouseState, max_depth: int = 8, max_nodes: int = 200_000,
           max_seconds: float | None = 10.0, greedy: bool = True, first: tuple[Breed, ...] | None = None,
-          rng: random.Random | None = None) -> Par:
+          rng: random.Random | None = None, prune: bool = False) -> Par:
     """Search for the fewest breedings that fill every order from ``state``
     (breedings already made are not counted), within ``max_nodes`` expanded
     positions and ``max_seconds`` of CPU (``time.process_time``, as the
     bots' caps; None: no time limit, so that the nodes alone decide and
-    the answer depends only on the position).  With ``greedy``, a quick
-    solution filling one order at a time (``_greedy``, half the budget) is
-    found first and the deepening search looks only for shorter ones;
-    ``first`` (a solution from ``state``, such as ``plan`` found) is taken
-    instead of that quick one; ``rng``: the search meets the pairs in a
-    random order (``candidates``)."""
+    the answer depends only on the position).
+
+    With ``greedy``, a quick solution filling one order at a time
+    (``_greedy``, half the budget) is found first and the searches look
+    only for shorter ones; ``first`` (a solution from ``state``, such as
+    ``plan`` found) is taken instead of that quick one.  Then, with more
+    than one order to fill, the quick deepening search (``candidates``,
+    ``rng``: it meets the pairs in a random order) looks for shorter lines
+    with half of what is left, and the exhaustive one
+    (``engine.greenhouse.exact``) takes the rest: every depth it finishes
+    raises the lower bound, and a line it finds is the shortest.  With one
+    order to fill, the exhaustive search alone is as quick: no quick
+    solution, no quick search.
+
+    With ``prune``, only the quick deepening search runs (after the greedy
+    solution): the plan fills orders with it.  It proves nothing past
+    ``EXACT_DEPTH`` breedings (children holding no half of an order are
+    left out from three breedings to go, so it can miss the shortest
+    line)."""
     started = time.process_time()
+    deadline = None if max_seconds is None else started + max_seconds
     nodes = 0
-    bound = lower_bound(state)
     best: tuple[Breed, ...] | None = () if not state.unfilled else None
-    cut = False
+    several = len(state.unfilled) > 1
     if first and best is None:
         best = tuple(first)
-    elif greedy and best is None:
+    elif greedy and best is None and (prune or several):
         best = _greedy(state, max_nodes // 2, None if max_seconds is None else started + max_seconds / 2)
+    bound = lower_bound(state)
+    cap, until = max_nodes, deadline  # the budget of the search running
 
-    def search(node: GreenhouseState, left: int, seen: dict[_Key, int]) -> tuple[Breed, ...] | None:
+    def check() -> None:
+        if nodes > cap or (until is not None and time.process_time() > until):
+            raise _OutOfBudget
+
+    def search(node: GreenhouseState, left: int, seen: dict[_Key, int], quick: bool) -> tuple[Breed, ...] | None:
         nonlocal nodes
         if not node.unfilled:
             return ()
         nodes += 1
-        if nodes > max_nodes or (max_seconds is not None and time.process_time() - started > max_seconds):
-            raise _OutOfBudget
+        check()
         if left == 1:
-            turn = finish_in_one(node)
+            turn = finish_in_one(node) if quick else exact.finish(node)
             return None if turn is None else (turn,)
-        if left <= 0 or lower_bound(node) > left:
+        if left <= 0 or (lower_bound(node) if quick else exact.lower_bound(node)) > left:
             return None
         key = _key(node)
         if seen.get(key, -1) >= left:
             return None
         seen[key] = left
-        for turn in candidates(node, left, rng):
-            line = search(bred(node, turn), left - 1, seen)
+        if quick:
+            for turn in candidates(node, left, rng):
+                line = search(bred(node, turn), left - 1, seen, quick)
+                if line is not None:
+                    return (turn,) + line
+            return None
+        for turn in exact.breedings(node, left, check):
+            line = search(exact.after(node, turn), left - 1, seen, quick)
             if line is not None:
                 return (turn,) + line
         return None
 
-    depth = bound
-    while depth <= max_depth and (best is None or depth < len(best)):
-        try:
-            line = search(state, depth, {})
-        except _OutOfBudget:
-            cut = True
-            break
-        if line is not None:
-            best = line
-            break
-        if depth <= EXACT_DEPTH:
-            bound = max(bound, depth + 1)
-        depth += 1
+    def deepen(quick: bool) -> bool:
+        """Search depth by depth for a line shorter than ``best``; False
+        when the budget ran out."""
+        nonlocal best, bound
+        root = state if quick else exact.reduce(state)
+        depth = bound if quick else max(bound, exact.lower_bound(root))
+        bound = depth
+        while depth <= max_depth and (best is None or depth < len(best)):
+            try:
+                line = search(root, depth, {}, quick)
+            except _OutOfBudget:
+                return False
+            if line is not None:
+                best = line if quick else exact.realise(state, line)
+                return True
+            if not quick or depth <= EXACT_DEPTH:
+                bound = max(bound, depth + 1)
+            depth += 1
+        return True
+
+    if prune:
+        cut = not deepen(True)
+    else:
+        if several:
+            now = time.process_time()
+            cap, until = max_nodes // 2, None if deadline is None else now + (deadline - now) / 2
+            deepen(True)  # shorter lines, quickly; out of its budget, the exhaustive search goes on
+            cap, until = max_nodes, deadline
+        cut = not deepen(False)
     seconds = time.process_time() - started
     return Par(None if best is None else len(best), bound, best or (), nodes, seconds, cut)
