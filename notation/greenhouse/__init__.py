@@ -27,11 +27,13 @@ from notation.quote import quote
 _HELP = _("a Martian Greenhouse turn names two flowers and the two children they give, each child "
          "six chromosomes from the top down, such as '#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B'; "
          "or 'give up'")
-_BREED = re.compile(r"^#?\s*(\d{1,9})\s*[x*×]\s*#?\s*(\d{1,9})\s*(?:->|=>|>|:)\s*(.*?)\s*[/|;]\s*(.*?)$",
+_BREED = re.compile(r"^#?\s*(\d+)\s*[x*×]\s*#?\s*(\d+)\s*(?:->|=>|>|:)\s*(.*?)\s*[/|;]\s*(.*?)$",
                     re.IGNORECASE | re.DOTALL)
 _GIVE_UP = re.compile(r"^(give\s*up|gave\s*up|giveup|resign|resigns|i\s+give\s+up)[.!]?$", re.IGNORECASE)
 _GENE = re.compile(r"([123])\s*([A-Za-z])")
 _NUMBER = re.compile(r"^[0-9]{1,9}$")
+#: a number of ten digits or more, which no flower, sibling, next number or count in a position has
+_LONG_NUMBER = re.compile(r"[0-9]{10,}")
 _LOOKALIKES = str.maketrans({"\u2192": ">", "\u27f6": ">", "\u2013": "-", "\u2014": "-", "\u2212": "-"})
 #: colour letter -> the renderers' player colour closest to it (red, blue,
 #: green, gold, purple, orange); others fall back to neutral grey
@@ -62,6 +64,11 @@ def read_child(text: str, which: str, whole: str) -> Genes:
     return genes
 
 
+def _shortened(digits: str) -> str:
+    """A long number as a refusal shows it: its first twelve digits, then '...'."""
+    return digits if len(digits) <= 12 else digits[:12] + "..."
+
+
 def genes_words(genes: Genes) -> str:
     return " ".join(genes)
 
@@ -83,6 +90,10 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         match = _BREED.match(cleaned)
         if not match:
             raise _malformed(text, "it is not a breeding such as '#3 x #7 -> (first child) / (second child)'")
+        long = next((n for n in (match[1], match[2]) if len(n) > 9), None)
+        if long is not None:
+            raise _malformed(text, _("a flower's number has at most nine digits; {number} has {digits} digits",
+                                     number=_shortened(long), digits=len(long)))
         a, b = int(match[1]), int(match[2])
         first = read_child(match[3], "first", text)
         second = read_child(match[4], "second", text)
@@ -130,6 +141,11 @@ class GreenhouseNotation(Notation[GreenhouseState, Any]):
         example = "1:2B3R1B1B2P3R/2:2C1P1C1R2B3P 1P1P2P2P3P3P - 3 0 -"
         if not isinstance(text, str):
             raise PositionError(_('a position is text'))
+        long = _LONG_NUMBER.search(text)
+        if long:
+            raise PositionError(_("the numbers of a position (flowers, filled orders, siblings, the next number, the "
+                                  "breedings) have at most nine digits; {number} has {digits} digits",
+                                  number=_shortened(long[0]), digits=len(long[0])))
         fields = text.split()
         if len(fields) != 6:
             raise PositionError(

@@ -4,12 +4,13 @@ command line, for people and tests alike.  GAME is any hosted game."""
 from __future__ import annotations
 
 import sys
+from itertools import islice
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
-from engine.base import settle_from_seed
+from engine.base import Rules, settle_from_seed
 from engine.errors import PbemError
 from notation import record as records
 from notation import registry
@@ -44,9 +45,45 @@ option_flag = click.option(
 )
 
 
-@click.group()
+#: stands in front of an argument that starts with '-' but is no option, while click reads the line
+_NOT_AN_OPTION = "\0"
+
+
+def _is_no_option(arg: str) -> bool:
+    """An argument such as a Martian Greenhouse position with an empty
+    greenhouse (``- 1R1R2R2R3R3R=6 - 7 1 -``): it starts with '-' but what
+    would be the option's name holds a space, which no option's does."""
+    return arg.startswith("-") and any(c.isspace() for c in arg.split("=", 1)[0])
+
+
+class _PositionCommand(click.Command):
+    """A ``pbem position`` command: an argument that starts with '-' and
+    holds a space before any '=' is an argument (a position), not an
+    option; ``--`` also ends the options, as everywhere."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        marked = [_NOT_AN_OPTION + a if _is_no_option(a) else a for a in args]
+        rest = super().parse_args(ctx, marked)
+        for name, value in ctx.params.items():
+            if isinstance(value, str):
+                ctx.params[name] = value.removeprefix(_NOT_AN_OPTION)
+            elif isinstance(value, tuple):
+                ctx.params[name] = tuple(v.removeprefix(_NOT_AN_OPTION) if isinstance(v, str) else v for v in value)
+        return rest
+
+
+class _PositionGroup(click.Group):
+    command_class = _PositionCommand
+
+
+@click.group(cls=_PositionGroup)
 def position() -> None:
-    """Show a position, list its legal turns, apply turns, count perft."""
+    """Show a position, list its legal turns, apply turns, count perft.
+
+    A position is one argument: quote it.  One that starts with '-' (a
+    Martian Greenhouse position whose greenhouse is empty, such as
+    '- 1R1R2R2R3R3R=6 - 7 1 -') is read as a position all the same; '--'
+    before it works too (options then go before the '--')."""
 
 
 @position.command("show")
@@ -86,6 +123,8 @@ def position_start(game: str, players: int, option: tuple[str, ...], seed: str |
 
 #: ``pbem position legal`` prints at most this many turns unless given --all
 LEGAL_SHOWN = 300
+#: ``pbem position legal --all`` writes the turns this many lines at a time
+LEGAL_BLOCK = 5000
 
 
 @position.command("legal")
@@ -99,9 +138,14 @@ def position_legal(game: str, position_text: str, option: tuple[str, ...], every
     300 (saying so on stderr when there are more), or every one with --all."""
     kind, state = _setup(game, position_text, option)
     if everything:
-        for text in kind.notation.legal_texts(state):
-            click.echo(text)
-        return
+        lazy = getattr(kind.rules, "iter_turns", None)
+        turns = lazy(state) if callable(lazy) else iter(kind.rules.legal_turns(state))
+        while True:  # written a block at a time: a position may have millions of turns
+            block = [kind.notation.format_turn(state, t) for t in islice(turns, LEGAL_BLOCK)]
+            if block:
+                click.echo("\n".join(block))
+            if len(block) < LEGAL_BLOCK:
+                return
     texts, more = kind.notation.first_legal_texts(state, LEGAL_SHOWN)
     for text in texts:
         click.echo(text)
@@ -139,8 +183,15 @@ def _settled(kind: Any, state: Any, seed: str | None, ply: int) -> Any:
 def position_apply(game: str, position_text: str, turns: tuple[str, ...], option: tuple[str, ...],
                    seed: str | None, ply: int) -> None:
     """Apply TURNS in order; print the position after each (and, with
-    --seed, the draws and rolls that follow each turn on stderr)."""
+    --seed, the draws and rolls that follow each turn on stderr).  A game
+    that draws nothing during play (Martian Greenhouse: only its deal comes
+    from the seed) takes no --seed."""
     kind, state = _setup(game, position_text, option)
+    if seed and type(kind.rules).chance is Rules.chance:
+        name = kind.rules.title or kind.name
+        dealt = (f": its deal comes from the seed, so give --seed to 'pbem position start {kind.name}' instead"
+                 if kind.rules.uses_chance else "")
+        _fail(f"{name} draws and rolls nothing during play, so apply takes no --seed{dealt}")
     for number, text in enumerate(turns, start=ply + 1):
         try:
             turn = kind.notation.parse_turn(state, text)
@@ -150,15 +201,82 @@ def position_apply(game: str, position_text: str, turns: tuple[str, ...], option
         click.echo(kind.notation.format_position(state))
 
 
+#: ``pbem position perft`` stops counting past this many leaves unless given --max-leaves
+PERFT_LEAVES = 10_000_000
+#: ... and says on stderr, to a terminal, that it is still counting when it passes this many
+PERFT_NOTICE = 1_000_000
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _at_a_terminal() -> bool:
+    """Is someone watching stderr (the notice that perft is still counting
+    is for a person, not for a program reading the output)?"""
+    return sys.stderr.isatty()
+
+
+class _Leaves:
+    """Perft's count so far, against its cap."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.count, self.told = cap, 0, False
+
+    def add(self, leaves: int) -> None:
+        self.count += leaves
+        if self.cap and self.count > self.cap:
+            raise _TooMany
+        if not self.told and self.count > PERFT_NOTICE and (not self.cap or self.cap > PERFT_NOTICE):
+            self.told = True
+            if not _at_a_terminal():
+                return
+            limit = f"; it stops past {self.cap:,} (--max-leaves)" if self.cap else ""
+            click.echo(f"still counting: over {PERFT_NOTICE:,} leaves so far{limit}", err=True)
+
+
+def _count_leaves(rules: Any, state: Any, depth: int, leaves: _Leaves) -> None:
+    """``rules.count_leaves`` counted into ``leaves``, the turns listed
+    lazily where the rules can (Martian Greenhouse has millions)."""
+    if depth == 0:
+        leaves.add(1)
+        return
+    if rules.is_over(state):
+        return
+    lazy = getattr(rules, "iter_turns", None)
+    turns = lazy(state) if callable(lazy) else rules.legal_turns(state)
+    if depth == 1:
+        if isinstance(turns, list):
+            leaves.add(len(turns))
+        else:
+            for block in iter(lambda: sum(1 for _ in islice(turns, 10_000)), 0):
+                leaves.add(block)
+        return
+    for turn in turns:
+        _count_leaves(rules, rules.apply(state, turn), depth - 1, leaves)
+
+
 @position.command("perft")
 @click.argument("game")
 @click.argument("position_text", metavar="POSITION")
 @click.argument("depth", type=click.IntRange(0, 64))
 @option_flag
-def position_perft(game: str, position_text: str, depth: int, option: tuple[str, ...]) -> None:
-    """Print the number of leaf nodes DEPTH turns deep."""
+@click.option("--max-leaves", default=PERFT_LEAVES, type=click.IntRange(0), metavar="N", show_default=True,
+              help="stop counting past N leaves and say so (0: count them all, however long it takes)")
+def position_perft(game: str, position_text: str, depth: int, option: tuple[str, ...], max_leaves: int) -> None:
+    """Print the number of leaf nodes DEPTH turns deep.  Past --max-leaves
+    leaves it stops and says so (a Martian Greenhouse start has millions of
+    turns: perft 2 there would never end)."""
     kind, state = _setup(game, position_text, option)
-    click.echo(kind.rules.count_leaves(state, depth))
+    leaves = _Leaves(max_leaves)
+    try:
+        _count_leaves(kind.rules, state, depth, leaves)
+    except _TooMany:
+        _fail(f"more than {max_leaves:,} leaves {depth} turns deep: stopped counting (give --max-leaves with a "
+              "bigger number, or 0 to count them all, however long it takes)")
+    except PbemError as error:
+        _fail(str(error))
+    click.echo(leaves.count)
 
 
 @click.group()
