@@ -30,17 +30,20 @@ nor gone out unanswered (another drain holds it, or it waits for a retry).
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import make_msgid
+from typing import Any, TypeVar
 
 from flask import Flask
-from sqlalchemy import ColumnElement, Engine, exists, or_, update
+from sqlalchemy import BindParameter, ColumnElement, Engine, bindparam, exists, func, null, or_, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -53,12 +56,41 @@ from mail.tokens import make_reply_address
 from pbem.i18n import for_player, gettext
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
-from pbem.models import Game, OutboxMessage, Player, utcnow
+from pbem.models import Game, OutboxMessage, Player, table_of, utcnow
 from pbem.services import refusals
 from pbem.services import visibility as views
 from pbem.services.notify import deadline_line
 from pbem.services.stored import kind_of, seat_of, turns_of
-from pbem.services.stored_words import shown_lines
+from pbem.services.stored_words import shown
+
+_T = TypeVar("_T")
+#: what one drain keeps while it composes its rows (``Memo``)
+Memo = dict[tuple[Any, ...], Any]
+
+
+def _kept(memo: Memo | None, key: tuple[Any, ...], make: Callable[[], _T]) -> _T:
+    """``make()``, kept in ``memo`` under ``key`` for the rest of the drain
+    (made every time without a memo)."""
+    if memo is None:
+        return make()
+    if key not in memo:
+        memo[key] = make()
+    found: _T = memo[key]
+    return found
+
+
+@functools.lru_cache(maxsize=8192)
+def _shown_line(line: str, language: str) -> str:
+    """One line of a drawing in ``language`` (``stored_words.shown``, a pure
+    function of its text: a board's rows repeat from mail to mail)."""
+    return shown(line, language) if line.strip() else line
+
+
+def shown_lines(text: str, language: str | None) -> str:
+    """``stored_words.shown_lines``, line by line through ``_shown_line``."""
+    if not language or language == "en":
+        return text
+    return "\n".join(_shown_line(line, language) for line in text.split("\n"))
 
 log = logging.getLogger(__name__)
 
@@ -108,25 +140,19 @@ def example_turn(session: Session, game: Game, seat: int | None, ply: int) -> st
         return example
 
 
-def recipient_seat(session: Session, game: Game, row: OutboxMessage, player: Player | None) -> int | None:
-    """Whose view the row's board shows: the seat stored with the row; for
-    a row queued before migration 0011 (``after_board`` NULL), the seat of
-    the player it is addressed to (None: not seated, a spectator's view)."""
-    if row.after_board is not None:
-        return row.seat
-    seat = seat_of(session, game, player) if player is not None else None
-    return seat.number if seat is not None else None
-
-
-def compose(session: Session, settings: MailSettings, row: OutboxMessage) -> EmailMessage:
+def compose(session: Session, settings: MailSettings, row: OutboxMessage, memo: Memo | None = None) -> EmailMessage:
     """The MIME message for an outbox row, in its recipient's language
-    (their setting, else English; see ``_compose``)."""
+    (their setting, else English; see ``_compose``).  A drain passes its
+    ``memo``: what stays true of a game's stored history while it sends
+    (the move list, the report and the example turn at a ply, for a seat,
+    in a language) is then worked out once for all the rows about it."""
     player = session.exec(select(Player).where(Player.email == row.to_addr)).first()
     with for_player(player):
-        return _compose(session, settings, row, player)
+        return _compose(session, settings, row, player, memo)
 
 
-def _compose(session: Session, settings: MailSettings, row: OutboxMessage, player: Player | None) -> EmailMessage:
+def _compose(session: Session, settings: MailSettings, row: OutboxMessage, player: Player | None,
+             memo: Memo | None = None) -> EmailMessage:
     """The MIME message for an outbox row.  A mail about a started game
     gets, at send time, the board at the row's ply (or the preview it
     holds) as the recipient's seat may see it, through
@@ -141,15 +167,24 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
     text = row.body
     if game is not None:
         assert game.id is not None  # a stored game
-        if player is not None and seat_of(session, game, player) is not None:
+        seated = seat_of(session, game, player) if player is not None else None
+        if player is not None and seated is not None:
             assert player.id is not None  # a stored player
             reply_to = make_reply_address(list(settings.secrets), settings.domain, game.id, player.id)
         thread = Thread(root_id=game_root_id(game.id, settings.domain), in_reply_to=row.in_reply_to,
                         references=tuple((row.thread_refs or "").split()))
-        seat = recipient_seat(session, game, row, player)
+        # whose view the board shows: the seat stored with the row; for a row
+        # queued before migration 0011 (``after_board`` NULL), the seat of the
+        # player it is addressed to (None: not seated, a spectator's view)
+        seat = row.seat if row.after_board is not None else (seated.number if seated is not None else None)
+        language = current_language()
+        ply = row.ply if row.ply is not None else game.ply
+        # the stored history up to a ply never changes; what the game shows
+        # of it changes when it ends (``views.shows_everything``): the status
+        # is in every key, and the seat in every key of what a seat sees
+        history = (game.id, game.status, ply, language)
         legacy = row.after_board is None
         words = row.body + "\n" + (row.after_board or "")
-        ply = row.ply if row.ply is not None else game.ply
         sight: views.View | None
         if row.position is not None:
             sight = views.of_position(game, seat, row.position)
@@ -159,21 +194,23 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
         extra: list[str] = []
         if sight is not None:
             if not legacy:
-                board = shown_lines(sight.text_diagram(), current_language())
+                board = shown_lines(sight.text_diagram(), language)
                 image = sight.image("png")
                 assert isinstance(image, bytes)  # a PNG is drawn as bytes
                 png = image
-            report = turn_report(session, game, seat, ply) if row.kind in REPORT_KINDS else ""
+            report = (_kept(memo, ("report",) + history, lambda: turn_report(session, game, seat, ply))
+                      if row.kind in REPORT_KINDS else "")
             if report:
                 extra.append(report)
-            moves = move_list(session, game, ply, seat)
+            moves = _kept(memo, ("moves", seat) + history, lambda: move_list(session, game, ply, seat))
             if moves:
                 extra.append(moves)
             deadline = deadline_line(game) if game.deadline else ""
             if current and game.deadline and game.status == "active" and deadline.split(" ")[0] not in words:
                 extra.append(deadline)
         if row.kind == "your_turn":
-            example = example_turn(session, game, seat, ply) if sight is not None else kind_of(game).notation.example_turn()
+            example = (_kept(memo, ("example", seat) + history, lambda: example_turn(session, game, seat, ply))
+                       if sight is not None else kind_of(game).notation.example_turn())
             extra.append(gettext("Reply to this mail with your turn, e.g. \"#%(ply)s %(example)s\" (the number is "
                                  "the turn you answer), or a command: legal, board, record, help.",
                                  ply=ply + 1, example=example))
@@ -204,7 +241,7 @@ def reservation(app: Flask) -> timedelta:
     return timedelta(seconds=max(60.0, 3 * (config.timeout if config is not None else 30.0)))
 
 
-def _due(now: datetime) -> tuple[ColumnElement[bool], ...]:
+def _due(now: datetime | BindParameter[Any]) -> tuple[ColumnElement[bool], ...]:
     return (col(OutboxMessage.sent_at).is_(None), col(OutboxMessage.failed_at).is_(None),
             or_(col(OutboxMessage.next_attempt_at).is_(None), col(OutboxMessage.next_attempt_at) <= now))
 
@@ -217,6 +254,65 @@ def _no_earlier_pending() -> ColumnElement[bool]:
                            col(earlier.sent_at).is_(None), col(earlier.failed_at).is_(None),
                            col(earlier.uncertain_at).is_(None))
 
+
+@functools.cache
+def _statements() -> dict[str, Any]:
+    """The drain's statements, built once (building an UPDATE with its
+    conditions cost more than running it), their values as parameters:
+
+    - "claim": reserve row ``row_id`` (due at ``now``, no earlier mail to
+      its address waiting) until ``until`` with ``token``, giving it
+      ``msg_id`` unless it has a Message-ID already;
+    - "before_body": mark in flight (``now``, next attempt ``retry_at``) the
+      row ``row_id`` if ``token`` still holds it and it is neither sent nor
+      given up;
+    - "sent": mark row ``row_id`` sent at ``now``."""
+    table = table_of(OutboxMessage)
+    row_id = col(OutboxMessage.id) == bindparam("row_id")
+    claim = (update(table).where(row_id, *_due(bindparam("now")), _no_earlier_pending())
+             .values(next_attempt_at=bindparam("until"), lease=bindparam("token"),
+                     message_id=func.coalesce(func.nullif(col(OutboxMessage.message_id), ""), bindparam("msg_id"))))
+    before_body = (update(table).where(row_id, col(OutboxMessage.lease) == bindparam("token"),
+                                       col(OutboxMessage.sent_at).is_(None), col(OutboxMessage.failed_at).is_(None))
+                   .values(uncertain_at=bindparam("now"), next_attempt_at=bindparam("retry_at")))
+    sent = (update(table).where(row_id)
+            .values(sent_at=bindparam("now"), next_attempt_at=null(), uncertain_at=null(), lease=null()))
+    return {"claim": claim, "before_body": before_body, "sent": sent}
+
+
+#: the ``nice`` increment the sending thread takes (``MAIL_SEND_NICE``, by
+#: default 10; 0 leaves it as it is): see ``_lower_priority``
+SEND_NICE = 10
+
+
+def _lower_priority(app: Flask) -> None:
+    """Lower the calling thread's CPU priority by ``MAIL_SEND_NICE``, once
+    per thread, so that composing and sending mail (the PNG boards) never
+    starves the web workers on the same machine: under load the kernel gives
+    them the CPU first, and the sender uses what is left (it keeps up as
+    long as the machine is not saturated; the outbox holds what it could
+    not send yet).  On Linux a thread has its own priority: only the thread
+    that drains (the scheduler's, the listener's, ``pbem mail send``) is
+    lowered, never the web requests of the embedded server.  A priority
+    once lowered is not raised again (that needs privileges); elsewhere,
+    or when it cannot be done, nothing changes."""
+    step = int(app.config.get("MAIL_SEND_NICE", SEND_NICE) or 0)
+    setpriority = getattr(os, "setpriority", None)
+    if step <= 0 or setpriority is None or not hasattr(threading, "get_native_id"):
+        return
+    tid = threading.get_native_id()
+    if tid in _lowered:
+        return
+    _lowered.add(tid)
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, tid)
+        setpriority(os.PRIO_PROCESS, tid, min(19, current + step))
+    except OSError:  # not permitted, or not a thread id here: leave it
+        log.debug("cannot lower the sending thread's priority", exc_info=True)
+
+
+#: the native ids of threads whose priority ``_lower_priority`` lowered
+_lowered: set[int] = set()
 
 #: one drain at a time in this process (see the module's "Order")
 _drain_lock = threading.Lock()
@@ -238,6 +334,9 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
     seconds = float(app.config.get("MAIL_SEND_BUDGET", 25) if budget is None else budget)
     deadline = time.monotonic() + seconds
     tokens: dict[int, str] = {}
+    memo: Memo = {}
+    statements = _statements()
+    _lower_priority(app)
 
     def due_rows() -> Iterator[Outgoing]:
         """Each due row, reserved just before it is handed out to be sent."""
@@ -253,28 +352,21 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
                 last = row_id
                 if time.monotonic() >= deadline:
                     return
-                item = _reserve(engine, settings, row_id, hold, tokens)
+                item = _reserve(engine, settings, row_id, hold, tokens, memo)
                 if item is not None:
                     yield item
 
     def before_body(row_id: int) -> bool:
         now = utcnow()
-        with Session(engine) as session:
-            going = session.exec(
-                update(OutboxMessage)
-                .where(col(OutboxMessage.id) == row_id, col(OutboxMessage.lease) == tokens[row_id],
-                       col(OutboxMessage.sent_at).is_(None), col(OutboxMessage.failed_at).is_(None))
-                .values(uncertain_at=now, next_attempt_at=now + timedelta(seconds=retry.uncertain_delay))
-                .execution_options(synchronize_session=False))
-            session.commit()
+        with engine.begin() as connection:
+            going = connection.execute(statements["before_body"], {
+                "row_id": row_id, "token": tokens[row_id], "now": now,
+                "retry_at": now + timedelta(seconds=retry.uncertain_delay)})
         return going.rowcount == 1
 
     def mark_sent(row_id: int) -> None:
-        with Session(engine) as session:
-            session.execute(update(OutboxMessage).where(col(OutboxMessage.id) == row_id)
-                            .values(sent_at=utcnow(), next_attempt_at=None, uncertain_at=None, lease=None)
-                            .execution_options(synchronize_session=False))
-            session.commit()
+        with engine.begin() as connection:
+            connection.execute(statements["sent"], {"row_id": row_id, "now": utcnow()})
 
     def mark_failed(row_id: int, failure: Failure) -> None:
         _mark_failed(engine, row_id, failure, tokens.get(row_id))
@@ -284,29 +376,25 @@ def _drain(app: Flask, engine: Engine, sender: Sender | None, budget: float | No
 
 
 def _reserve(engine: Engine, settings: MailSettings, row_id: int, hold: timedelta,
-             tokens: dict[int, str]) -> Outgoing | None:
+             tokens: dict[int, str], memo: Memo | None = None) -> Outgoing | None:
     """Claim one due row for ``hold`` and compose it; None when it is not
     ours to send now (another drain has it, or earlier mail to its address
     is still waiting) or cannot be composed (then it is given up)."""
     now = utcnow()
     token = secrets.token_hex(8)
+    with engine.begin() as connection:
+        claimed = connection.execute(_statements()["claim"], {
+            "row_id": row_id, "now": now, "until": now + hold, "token": token,
+            "msg_id": make_msgid(domain=settings.domain)})
+    if claimed.rowcount != 1:
+        return None
+    tokens[row_id] = token
     with Session(engine, expire_on_commit=False) as session:
         row = session.get(OutboxMessage, row_id)
         if row is None:
             return None
-        claimed = session.exec(
-            update(OutboxMessage).where(col(OutboxMessage.id) == row_id, *_due(now), _no_earlier_pending())
-            .values(next_attempt_at=now + hold, lease=token,
-                    message_id=row.message_id or make_msgid(domain=settings.domain))
-            .execution_options(synchronize_session=False)
-        )
-        session.commit()
-        if claimed.rowcount != 1:
-            return None
-        tokens[row_id] = token
-        session.refresh(row)
         try:
-            message = compose(session, settings, row)
+            message = compose(session, settings, row, memo)
         except Exception as exc:  # noqa: BLE001 - a row we cannot compose must not block the others
             log.exception("outbox message %s cannot be composed", row_id)
             _mark_failed(engine, row_id, Failure(f"cannot compose: {exc.__class__.__name__}: {exc}", None, PERMANENT),
