@@ -23,15 +23,17 @@ import socket
 import ssl
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email import policy
+from email.generator import BytesGenerator
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses
+from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mail.errors import SendError, SendWithdrawn
 
@@ -78,6 +80,35 @@ class SmtpConfig:
         if self.port:
             return self.port
         return {"ssl": 465, "starttls": 587}.get(self.security.lower(), 25)
+
+
+#: line ends, as ``email.generator`` splits a part's lines at them
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+
+class _Generator(BytesGenerator):
+    """``email.generator.BytesGenerator``, writing a part's lines at once
+    rather than one write per line and line end (a PNG board in base64 is
+    hundreds of lines): the same bytes, in a fraction of the time."""
+
+    def _write_lines(self, lines: str) -> None:
+        if not lines:
+            return
+        split = _LINE_ENDS.split(lines)
+        if len(split) > 1:
+            end = str(vars(self)["_NL"])  # the line end ``flatten`` chose (an attribute of its own, unexported)
+            self.write(end.join(split[:-1]) + end)
+        if split[-1]:
+            self.write(split[-1])
+
+
+def flatten(message: Message, use: policy.Policy | None = None, linesep: str | None = None) -> bytes:
+    """``message.as_bytes(policy=use)`` (the message's own policy when
+    ``use`` is None, its line ends ``linesep`` when given): the same bytes,
+    written faster (``_Generator``)."""
+    out = BytesIO()
+    _Generator(out, False, policy=use).flatten(message, linesep=linesep)
+    return out.getvalue()
 
 
 def _recipients(message: Message) -> list[str]:
@@ -129,6 +160,22 @@ class _CarefulData(smtplib.SMTP):
         if sock is not None:
             sock.settimeout(self.timeout)
         return code, answer
+
+
+    def send_message(self, msg: Message, from_addr: str | None = None, to_addrs: str | Sequence[str] | None = None,
+                     mail_options: Sequence[str] = (), rcpt_options: Sequence[str] = ()) -> Any:
+        """``smtplib.SMTP.send_message`` for the envelope ``SmtpSender``
+        gives (from and to addresses in ASCII, no Resent- or Bcc headers),
+        the message flattened by ``flatten`` (the same bytes); any other
+        call goes to smtplib's own."""
+        if (from_addr is None or to_addrs is None or msg.get_all("Resent-Date") or msg.get_all("Bcc")
+                or msg.get_all("Resent-Bcc")):
+            return super().send_message(msg, from_addr, to_addrs, mail_options, rcpt_options)
+        recipients = [to_addrs] if isinstance(to_addrs, str) else list(to_addrs)
+        if not all(address.isascii() for address in [from_addr, *recipients]):  # SMTPUTF8: smtplib's own way
+            return super().send_message(msg, from_addr, to_addrs, mail_options, rcpt_options)
+        self.ehlo_or_helo_if_needed()
+        return self.sendmail(from_addr, recipients, flatten(msg, linesep="\r\n"), mail_options, rcpt_options)
 
 
 class _SMTP(_CarefulData):
@@ -272,7 +319,7 @@ class EmlFolderSink:
             self.folder.mkdir(parents=True, exist_ok=True)
             name = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:12]
             tmp = self.folder / f".{name}.tmp"
-            data = message.as_bytes(policy=policy.SMTP)
+            data = flatten(message, policy.SMTP)
             with open(tmp, "wb") as handle:
                 handle.write(data)
                 handle.flush()
