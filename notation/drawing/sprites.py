@@ -34,13 +34,19 @@ from typing import Any, Callable, Hashable
 
 from notation.drawing import zones
 
-#: empty boards kept: one a (game, players, caption lines) in play, each at
-#: most about 1 MB (a 9x9 board)
-BOARDS = 32
+#: empty boards kept: one a (game, players, caption lines, and for a map
+#: that grows, its size) in play, each at most a few MB (a late Taiga map),
+#: most well under 1 MB; and at most ``BOARD_BYTES`` of them.  Mail sends
+#: the boards of many games at many sizes, and 32 of them were thrown out
+#: and drawn again a few mails later (issue 52, point 6)
+BOARDS = 256
+BOARD_BYTES = 64 << 20
 #: sprites kept: at most about 50 kB each (a Martian Greenhouse stack, a long
-#: caption line; Pillow keeps 4 bytes a pixel), so at most about 50 MB, most
-#: of them about 12 kB (a piece on a square)
-SPRITES = 1024
+#: caption line; Pillow keeps 4 bytes a pixel), most of them about 12 kB (a
+#: piece on a square); and at most ``SPRITE_BYTES`` of them.  The boards of
+#: every game in play need a few thousand (1,024 were made again and again)
+SPRITES = 8192
+SPRITE_BYTES = 48 << 20
 
 
 _MISSING = object()
@@ -49,10 +55,14 @@ _MISSING = object()
 class LRU:
     """A bounded least-recently-used cache that threads may share."""
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(self, maxsize: int, max_bytes: int | None = None) -> None:
         self.maxsize = maxsize
+        #: at most this many bytes of images kept (``weight``), when given
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self.hits = self.misses = 0
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._weights: dict[Hashable, int] = {}
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, make: Callable[..., Any], *args: Any) -> Any:
@@ -74,11 +84,15 @@ class LRU:
         with self._lock:
             self.misses += 1
         value = make(*args)
+        heavy = weight(value)
         with self._lock:
-            self._items[key] = value
+            self.bytes += heavy - self._weights.get(key, 0)
+            self._items[key], self._weights[key] = value, heavy
             self._items.move_to_end(key)
-            while len(self._items) > self.maxsize:
-                self._items.popitem(last=False)
+            while len(self._items) > 1 and (len(self._items) > self.maxsize
+                                            or (self.max_bytes is not None and self.bytes > self.max_bytes)):
+                dropped, _ = self._items.popitem(last=False)
+                self.bytes -= self._weights.pop(dropped, 0)
         return value
 
     def peek(self, key: Hashable) -> Any:
@@ -97,15 +111,26 @@ class LRU:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
-            self.hits = self.misses = 0
+            self._weights.clear()
+            self.bytes = self.hits = self.misses = 0
 
     def info(self) -> dict[str, int]:
         with self._lock:
             return {"hits": self.hits, "misses": self.misses, "size": len(self._items), "maxsize": self.maxsize}
 
 
-boards = LRU(BOARDS)
-sprites = LRU(SPRITES)
+def weight(value: Any) -> int:
+    """About how many bytes a cached value holds: Pillow keeps 4 bytes a
+    pixel of an image (a board, or a sprite's), and a little for the rest."""
+    image = getattr(value, "image", value)
+    size = getattr(image, "size", None)
+    if isinstance(size, tuple) and len(size) == 2:
+        return 4 * int(size[0]) * int(size[1]) + 200
+    return 200
+
+
+boards = LRU(BOARDS, BOARD_BYTES)
+sprites = LRU(SPRITES, SPRITE_BYTES)
 
 
 def cache_info() -> dict[str, dict[str, int]]:
