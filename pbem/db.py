@@ -16,7 +16,7 @@ from sqlalchemy import Engine, create_engine, event, insert
 from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session
 
-from pbem import late_begin
+from pbem import late_begin, wake
 from pbem.models import table_of, tables  # noqa: F401  (every table joins the metadata)
 
 P = ParamSpec("P")
@@ -41,6 +41,7 @@ def make_engine(url: str, schema: str | None = None, **options: Any) -> Engine:
         return engine
     options.setdefault("pool_recycle", RECYCLE_SECONDS)
     engine = create_engine(url, **options)
+    wake.set_schema(engine, schema)  # its wake-up channel is the schema's (pbem.wake)
     event.listen(engine, "checkout", _check_alive)
     late_begin.install(engine)  # a request's reads send no BEGIN (pbem.late_begin)
     if schema:

@@ -15,6 +15,11 @@ from pbem.services.accounts import create_api_token, player_for_email
 @pytest.fixture
 def api(app):
     """Tokens for alice, bob and carol, and ``call(who, method, url, body)``."""
+    return api_caller(app)
+
+
+def api_caller(app):
+    """``call(who, method, url, body)`` for ``app``, with API tokens for alice, bob and carol."""
     tokens = {}
     with app.app_context():
         session = get_session()

@@ -18,6 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from mail.keys import message_key
+from pbem import wake
 from pbem.models import table_of, utcnow
 from pbem.models.mail import NEW, SHUNTED, InboxMessage
 
@@ -65,9 +66,10 @@ def store_in(engine: Engine) -> Callable[[bytes, "str | None", "list[str]"], Non
         }
         if held is not None:
             held.execute(statement, row)
-            return
-        with engine.begin() as connection:
-            connection.execute(statement, row)
+        else:
+            with engine.begin() as connection:
+                connection.execute(statement, row)
+        wake.publish(engine, {"inbox": set()})  # stored and committed: the inbox worker wakes (pbem.wake)
 
     return store
 

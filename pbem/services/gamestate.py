@@ -23,7 +23,7 @@ its WHERE clause against the new row).
 from __future__ import annotations
 
 import functools
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Sequence
 
 from sqlalchemy import Select, Update, bindparam, case, func, insert, select, tuple_, union_all, update
@@ -32,7 +32,7 @@ from sqlalchemy.sql.dml import ReturningUpdate
 from sqlmodel import Session, col
 
 from engine import chance
-from pbem import late_begin
+from pbem import late_begin, wake
 from pbem.db import insert_rows, rows_by_table
 from pbem.models import ACTIVE, CANCELLED, FINISHED, INVITING, Game, table_of
 from pbem.services import bulk
@@ -90,7 +90,23 @@ def claim(session: Session, game: Game, expected_ply: int, expected_status: str 
         return False
     for key, value in values.items():  # the row already holds these
         set_committed_value(game, key, value)
+    changed(session, game.id, values)
     return True
+
+
+def changed(session: Session, game_id: Any, values: dict[str, Any]) -> None:
+    """When ``session`` commits, wake whoever follows games (the computer
+    opponents, event streams) and, for a new next check, the sweep
+    (``pbem.wake``)."""
+    wake.on_commit(session, "games", game_id)
+    check = values.get("next_check_at")
+    if check is not None:
+        wake.on_commit(session, "sweep", _posix(check))
+
+
+def _posix(moment: datetime) -> float:
+    """POSIX time of a stored moment (naive ones are UTC)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
 
 
 def _checking(expected_check: Any, params: dict[str, Any]) -> tuple[bool, bool]:
@@ -155,6 +171,7 @@ def advance(session: Session, game: Game, expected_ply: int, values: dict[str, A
     if not _claim_inserting(session, game, expected_ply, values, by_table, lone, expected_check):
         session.expire(game)
         return False
+    changed(session, game.id, values)
     return True
 
 
@@ -240,6 +257,7 @@ def take_open_seat(session: Session, game: Game, expected_open: int) -> bool:
     if done.rowcount != 1:
         return False
     set_committed_value(game, "open_seats", expected_open - 1)
+    changed(session, game.id, {})
     return True
 
 
@@ -294,11 +312,11 @@ def claim_many(session: Session, claims: Sequence[tuple[int, int, Any, Any]], lo
     as_read = tuple_(Game.id, Game.ply, Game.next_check_at).in_(
         [(game_id, ply, check) for game_id, (ply, check, _) in wanted.items()])
     new = case({game_id: _typed(column, after) for game_id, (_, _, after) in wanted.items()}, value=Game.id)
-    changed = session.execute(
+    done = session.execute(
         update(Game).where(col(Game.id).in_(list(wanted)), col(Game.status) == ACTIVE, as_read)
         .values(next_check_at=new).returning(col(Game.id)).execution_options(synchronize_session=False)
     ).scalars().all()
-    return set(changed)
+    return set(done)
 
 
 @functools.cache

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from pbem import wake
 from pbem.db import PendingRow
 from pbem.models import OutboxMessage, table_of, utcnow
 from pbem.services.bot_seats import is_bot_address
@@ -58,6 +59,8 @@ def queue(
     values: dict[str, Any] = {"to_addr": to, "subject": subject, "body": body, "html": html, "game_id": game_id, "ply": ply,
               "kind": kind, "seat": seat, "after_board": after_board}
     dropped = is_bot_address(to) or (refuses(session, to) if refused is None else bool(refusing_among(refused, to)))
+    if not dropped:
+        wake.on_commit(session, "outbox")  # the sender wakes when this commits (pbem.wake)
     if pending is not None:  # the row's values only: no model object is built (a turn's mail)
         if not dropped:
             pending.append(PendingRow(table_of(OutboxMessage), new_row(values, utcnow())))

@@ -33,6 +33,7 @@ from sqlalchemy import BindParameter, Connection, Engine, bindparam
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
+from pbem import wake
 from pbem.i18n import for_language, gettext, ngettext
 from pbem.models import ACTIVE, Game, OutboxMessage, Player, Seat, table_of, utcnow
 from pbem.models.clock import DEFAULT_REMINDER_HOURS, Preferences, ReminderSent
@@ -118,6 +119,8 @@ def remind_many(bind: Engine | Connection, game_ids: list[int], now: datetime) -
             mails = [p.mail for p in done if p.mail is not None]
             bulk.insert_many(session.connection(), table_of(ReminderSent), reminders)
             bulk.insert_many(session.connection(), table_of(OutboxMessage), mails)
+            if mails:
+                wake.on_commit(session, "outbox")
             session.commit()
         except Exception:  # noqa: BLE001 - nothing of the chunk was written; one game at a time instead
             log.warning("deadline sweep: a chunk of %d reminders failed; one game at a time instead",
