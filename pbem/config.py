@@ -112,6 +112,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # the scheduler (docs/schedule.md): embedded in pbem serve, or off; job intervals in seconds
         "SCHEDULER": "embedded",
         **_intervals(),  # SWEEP_SECONDS, DIGEST_SECONDS, OUTBOX_SECONDS, INBOX_SECONDS, IMAP_SECONDS
+        "BOT_THREADS": 2,  # games whose computer opponents think at the same time (pbem.scheduler)
         "DIGEST_HOUR": 7,  # UTC hour after which the daily digest goes out
         "SIGN_IN_PER_HOUR": 3,  # sign-in links mailed to one address in any hour
         "VACATION_DAYS": 30,  # each player's yearly vacation allowance
@@ -135,7 +136,7 @@ TYPES: dict[str, type] = {
 _RANGES: dict[str, tuple[int, int | None]] = {"DIGEST_HOUR": (0, 23), "WTF_CSRF_TIME_LIMIT": (1, None),
                                               "SIGN_IN_MAX_AGE": (1, None), "MAIL_MAX_ATTEMPTS": (1, None),
                                               "DIAGRAM_CACHE_SIZE": (1, None), "MAX_CONTENT_LENGTH": (1024, None),
-                                              "MAIL_SEND_BUDGET": (1, None)}
+                                              "MAIL_SEND_BUDGET": (1, None), "BOT_THREADS": (1, 64)}
 #: keys that take one of a few words
 CHOICES: dict[str, tuple[str, ...]] = {
     "MAIL_LISTENER_PROTOCOL": ("smtp", "lmtp"),

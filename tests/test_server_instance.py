@@ -213,7 +213,8 @@ def test_pbem_scheduler_takes_job_intervals_on_the_command_line(tmp_path):
     process = _start(["scheduler", "--sweep-seconds", "7", "--outbox-seconds", "3"], _clean_environ(), tmp_path)
     try:
         line = _line_with("scheduler running", process)
-        assert "sweep every 7 s" in line and "outbox every 3 s" in line and "digest every 600 s" in line, line
+        assert "sweep woken when work is committed, and every 7 s" in line, line
+        assert "outbox woken when work is committed, and every 3 s" in line and "digest every 600 s" in line, line
     finally:
         process.terminate()
         process.wait(timeout=10)

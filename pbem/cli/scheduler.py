@@ -1,5 +1,6 @@
-"""``pbem scheduler``: the periodic jobs (deadline sweep, digest, mail) as
-a process of their own, for production next to gunicorn."""
+"""``pbem scheduler``: the background jobs (deadline sweep, digest, mail,
+bots) as a process of their own, for production next to gunicorn; the
+workers among them wake when their work is committed (``pbem.scheduler``)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,9 @@ def scheduler(once: bool, names: tuple[str, ...]) -> None:
             click.echo(f"{name}: {done}")
         return
     running = jobs.build(app, blocking=True, names=list(names) or None)
-    every = ", ".join(f"{job.id} every {int(job.trigger.interval.total_seconds())} s" for job in running.get_jobs())
+    woken = {worker.name for worker in running.pbem_workers}
+    every = ", ".join(f"{job.id} {'woken when work is committed, and ' if job.id in woken else ''}"
+                      f"every {int(job.trigger.interval.total_seconds())} s" for job in running.get_jobs())
     click.echo(f"pbem: scheduler running ({every}); stop it with Ctrl-C")
     try:
         running.start()
