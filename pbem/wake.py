@@ -30,7 +30,7 @@ long for ``NOTIFY``).  Subscribers run in the committing thread (or the
 listener's): they must be quick, such as setting an event.
 
 The ``NOTIFY`` is sent after the commit by a small thread of the process
-on a connection of the engine's pool, so a request that commits work waits for no
+on a connection of its own, so a request that commits work waits for no
 extra round trip.  Channels are per database schema, so deployments (and
 tests) sharing a PostgreSQL database in different schemas do not wake
 each other.
@@ -43,6 +43,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from typing import Any, Callable, Iterable
 
 from sqlalchemy import Engine, event
@@ -211,44 +212,74 @@ def _conninfo(engine: Any) -> str:
 
 
 class _Notifier:
-    """Sends the ``NOTIFY``s from a thread of its own, on a connection of
-    the engine's pool, so the committing thread does not wait; wake-ups
-    of one database queued together go in one statement."""
+    """Sends the ``NOTIFY``s from a thread of its own, so the committing
+    thread does not wait; wake-ups of one database queued together go in
+    one statement.  Each database gets a connection of its own (not of the
+    engine's pool, whose statements are the application's), closed after
+    ``IDLE_SECONDS`` without use."""
+
+    IDLE_SECONDS = 30.0
 
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[tuple[Any, dict[str, set[str]]]] = queue.SimpleQueue()
+        self._connections: dict[str, tuple[Any, float]] = {}
         self._thread = threading.Thread(target=self._run, name="pbem-wake-notify", daemon=True)
         self._thread.start()
 
     def send(self, engine: Any, wakes: dict[str, set[str]]) -> None:
-        self._queue.put((_base(engine), wakes))
+        self._queue.put((engine, wakes))
 
     def _run(self) -> None:
         while True:
-            batch = [self._queue.get()]
+            try:
+                batch = [self._queue.get(timeout=self.IDLE_SECONDS / 2)]
+            except queue.Empty:
+                self._close_idle()
+                continue
             while True:  # whatever else is waiting goes with it
                 try:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            merged: dict[Any, dict[str, set[str]]] = {}
+            merged: dict[str, tuple[Any, dict[str, set[str]]]] = {}
             for engine, wakes in batch:
-                into = merged.setdefault(engine, {})
+                _, into = merged.setdefault(_key(engine), (engine, {}))
                 for channel, payloads in wakes.items():
                     into.setdefault(channel, set()).update(payloads)
-            for engine, wakes in merged.items():
-                self._notify(engine, wakes)
+            for key, (engine, wakes) in merged.items():
+                self._notify(key, engine, wakes)
+            self._close_idle()
 
-    @staticmethod
-    def _notify(engine: Any, wakes: dict[str, set[str]]) -> None:
+    def _notify(self, key: str, engine: Any, wakes: dict[str, set[str]]) -> None:
+        import psycopg
+
         for attempt in range(2):
+            connection = None
             try:
-                with engine.connect() as connection:
-                    connection.exec_driver_sql("SELECT pg_notify(%s, %s)", (pg_channel(engine), encode(wakes)))
-                    connection.commit()
+                held = self._connections.get(key)
+                connection = held[0] if held is not None and not held[0].closed else \
+                    psycopg.connect(_conninfo(engine), autocommit=True)
+                connection.execute("SELECT pg_notify(%s, %s)", (pg_channel(engine), encode(wakes)))
+                self._connections[key] = (connection, time.monotonic())
                 return
             except Exception as error:  # noqa: BLE001 - the listeners' safety nets make up for a lost one
+                self._connections.pop(key, None)
+                if connection is not None:
+                    try:
+                        connection.close()
+                    except Exception:  # noqa: BLE001 - it is being thrown away
+                        pass
                 log.warning("wake: NOTIFY failed (%s); %s", error, "trying again" if not attempt else "dropped")
+
+    def _close_idle(self) -> None:
+        now = time.monotonic()
+        for key, (connection, used) in list(self._connections.items()):
+            if now - used > self.IDLE_SECONDS:
+                del self._connections[key]
+                try:
+                    connection.close()
+                except Exception:  # noqa: BLE001 - it is being thrown away
+                    pass
 
 
 _notifier_made: list[_Notifier] = []
