@@ -51,6 +51,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
+#: gunicorn's settings for the production set-up (docs/server.md)
+GUNICORN = ("--workers", "4", "--worker-class", "gthread", "--threads", "64")
 PYTHON = sys.executable
 
 
@@ -63,7 +65,10 @@ def free_port() -> int:
 class Server:
     """A running deployment: its base URL, mail folder and listener port."""
 
-    def __init__(self, production: bool, database: str | None, folder: Path) -> None:
+    def __init__(self, production: bool, database: str | None, folder: Path,
+                 players: tuple[str, ...] = ("alice", "bob"), gunicorn: tuple[str, ...] = (),
+                 extra_env: dict[str, str] | None = None) -> None:
+        self.players = players
         self.folder = folder
         self.mail = folder / "mail"
         self.port = free_port()
@@ -77,13 +82,13 @@ class Server:
             self._schema(url, schema)
             env.update({"DATABASE_URL": url, "PBEM_DATABASE_SCHEMA": schema, "PBEM_SCHEDULER": "off",
                         "PBEM_MAIL_SERVE_PORT": str(self.mail_port), "PBEM_MAIL_SERVE_PROTOCOL": "smtp"})
-        self.env = env
+        self.env = {**env, **(extra_env or {})}
         self._prepare()
         if production:
             if shutil.which("gunicorn", path=str(Path(PYTHON).parent)) is None:
                 subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", "gunicorn"], check=True)
-            self._start([str(Path(PYTHON).parent / "gunicorn"), "--workers", "4", "--worker-class", "gthread",
-                         "--threads", "64", "--bind", f"127.0.0.1:{self.port}", "pbem:create_app()"])
+            self._start([str(Path(PYTHON).parent / "gunicorn"), *(gunicorn or GUNICORN),
+                         "--bind", f"127.0.0.1:{self.port}", "pbem:create_app()"])
             self._start([PYTHON, "-m", "pbem", "scheduler"])
             self._start([PYTHON, "-m", "pbem", "mail", "serve"])
         else:
@@ -114,7 +119,7 @@ class Server:
             "tokens = {}\n"
             "with app.app_context():\n"
             "    s = get_session()\n"
-            "    for name in ('alice', 'bob'):\n"
+            f"    for name in {list(self.players)!r}:\n"
             "        p = player_for_email(s, name + '@bench.example'); p.name = name.title(); s.commit()\n"
             "        tokens[name] = create_api_token(s, p, 'bench')[0]\n"
             "print(json.dumps(tokens))\n"
