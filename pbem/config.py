@@ -117,6 +117,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SIGN_IN_PER_HOUR": 3,  # sign-in links mailed to one address in any hour
         "VACATION_DAYS": 30,  # each player's yearly vacation allowance
         "PUZZLE_SOLVER_SECONDS": 10.0,  # the solver's budget for a new puzzle's par (notation/greenhouse/guide.md)
+        # event streams (docs/api.md, "Event streams"): at most this many open in one process (more: 503),
+        # a heartbeat every so many seconds, a safety-net read of new events, how long events are kept
+        "EVENT_STREAMS": 200,
+        "EVENT_HEARTBEAT_SECONDS": 15,
+        "EVENT_POLL_SECONDS": 20,
+        "EVENT_KEEP_HOURS": 72,
     }
 
 

@@ -14,6 +14,7 @@ import re
 from datetime import datetime, timezone
 
 import pytest
+from event_streams import Reader
 from hands_game import ANIMALS, register_hands
 from sqlmodel import Session
 from test_email_commands import client_reply, mail_app, plain_text
@@ -274,7 +275,64 @@ def play(table: Table, name: str, turn: str) -> None:
     assert table.row().ply == ply + 1, f"{name}'s turn {turn} was not played"
 
 
+class Streams:
+    """Each player's event streams (the game's and ``/me/events``) and a
+    stranger's, open the whole game; every frame is checked as it comes."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        gid = table.game_id
+        self.readers = {}
+        for name in NAMES:
+            auth = {"Authorization": f"Bearer {table.tokens[name]}"}
+            for url in (f"/api/v1/games/{gid}/events", "/api/v1/me/events"):
+                self.readers[(name, url)] = Reader(table.app.test_client(), url, auth)
+        self.dave = Reader(table.web["dave"], "/api/v1/me/events")  # a stranger, by the session cookie
+        stranger = Reader(table.web["dave"], f"/api/v1/games/{gid}/events")
+        assert stranger.status == 403 and not _cards_in(stranger.response.get_data(as_text=True))
+        assert Reader(table.stranger, f"/api/v1/games/{gid}/events").status == 401
+        self.seen = {key: 0 for key in self.readers}
+
+    def check(self, ply: int) -> None:
+        """Every stream got the change to ``ply``; nothing in any frame is
+        another seat's secret; the stranger's stream says nothing of the game."""
+        for (name, url), reader in self.readers.items():
+            assert reader.wait(lambda r: any(e["data"]["game"] == self.table.game_id and e["data"]["ply"] >= ply
+                                             for e in r.events())), f"{name}'s {url} missed turn {ply}"
+            with reader.lock:
+                new, self.seen[(name, url)] = reader.raw[self.seen[(name, url)]:], len(reader.raw)
+            check(self.table, name, f"event stream {url}", "".join(new))
+        assert not [e for e in self.dave.events() if e["data"]["game"] == self.table.game_id]
+
+    def spectator(self) -> None:
+        """The chokepoint's spectator rendering of the latest change shows the played cards only."""
+        from sqlmodel import select as select_rows
+
+        from pbem.models.events import GameEvent
+        from pbem.services import events
+
+        with Session(self.table.app.extensions["pbem_engine"]) as session:
+            row = session.exec(select_rows(GameEvent).order_by(GameEvent.id.desc())).first()
+            change = events.Change(*(getattr(row, name) for name in events.Change.__dataclass_fields__))
+            rendering = events.Rendering(session, [change])
+            text = rendering.frame(change, None)
+        played = {card for cards in self.table.full().played for card in cards}
+        assert not _cards_in(text) - played, "a spectator's event shows a card not yet played"
+
+    def close(self) -> None:
+        for reader in [*self.readers.values(), self.dave]:
+            reader.close()
+
+
 def test_three_players_play_hands_to_the_end_and_nobody_sees_what_they_must_not(table):
+    streams = Streams(table)
+    try:
+        play_to_the_end(table, streams)
+    finally:
+        streams.close()
+
+
+def play_to_the_end(table: Table, streams: Streams) -> None:
     table.drain()
     check_mail(table)
     day = 1
@@ -295,6 +353,9 @@ def test_three_players_play_hands_to_the_end_and_nobody_sees_what_they_must_not(
         assert turn.split()[-1] in table.own(mover)
         preview(table, mover, turn)
         play(table, mover, turn)
+        if table.row().status == "active":  # once over, everyone sees everything
+            streams.check(table.row().ply)
+            streams.spectator()
         table.drain()
         check_mail(table)
         if table.row().status == "active":  # bob's digest, a new day each turn

@@ -7,6 +7,7 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
+    from pbem.api import streams  # noqa: F401  (its routes join the blueprint)
     from pbem.api.routes import bp
     from pbem.security import csrf
 
