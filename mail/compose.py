@@ -17,6 +17,7 @@ tracebacks are never put in mail (see :func:`safe_reason`).
 """
 from __future__ import annotations
 
+import binascii
 import html
 import re
 from collections.abc import Sequence
@@ -59,13 +60,44 @@ class _KeptHeaders(EmailPolicy):
         found = _kept_headers.get(key)
         if found is None:
             found = super().header_store_parse(name, value)
+            # its folded lines, kept with it (``fold_binary``); a parsed header
+            # keeps its attributes in a ``__dict__`` (it is a str subclass)
+            found[1]._kept_folds = {}
             if len(_kept_headers) >= self.KEPT:
                 _kept_headers.clear()
             _kept_headers[key] = found
         return (name, found[1])
 
+    def header_max_count(self, name: str) -> int | None:
+        """``policy.default``'s, kept by name: it looked the header's class
+        up by making a new class at every header set (a tenth of a mail)."""
+        key = name.lower()
+        try:
+            return _max_counts[key]
+        except KeyError:
+            found: int | None = super().header_max_count(name)
+            _max_counts[key] = found
+            return found
+
+    def fold_binary(self, name: str, value: Any) -> bytes:
+        """``policy.default``'s, kept for a header parsed by this policy
+        (``header_store_parse``: the same header object in every message
+        that sets that value) and the policy's line settings: most headers
+        repeat from mail to mail, and folding them anew was a tenth of a
+        mail.  Any other value is folded as the default does."""
+        folds = getattr(value, "_kept_folds", None)
+        if folds is None:
+            return super().fold_binary(name, value)
+        key = (self.linesep, self.max_line_length, self.utf8, self.cte_type, self.refold_source)
+        found: bytes | None = folds.get(key)
+        if found is None:
+            found = folds[key] = super().fold_binary(name, value)
+        return found
+
 
 _kept_headers: dict[tuple[str, str], tuple[str, Any]] = {}
+#: ``header_max_count`` by lower-case header name
+_max_counts: dict[str, int | None] = {}
 #: the policy of every message built here (``policy.default``, its headers kept)
 POLICY = _KeptHeaders()
 
@@ -235,9 +267,36 @@ def compose_notification(
     )
     if png and cid:
         html_part = list(msg.iter_parts())[1]  # the HTML alternative
-        html_part.add_related(png, maintype="image", subtype="png", cid=cid, filename="board.png",
+        # the image's headers as the email package makes them, its base64
+        # lines (the same) made once per picture (``base64_lines``)
+        html_part.add_related(b"", maintype="image", subtype="png", cid=cid, filename="board.png",
                               disposition="inline")
+        image = list(html_part.iter_parts())[-1]
+        image.set_payload(base64_lines(png, image.policy.max_line_length))
     return msg
+
+
+#: pictures whose base64 lines are kept (``base64_lines``): a board sent to
+#: several recipients who see the same view is one ``bytes`` object
+BASE64_KEPT = 64
+_base64_kept: dict[tuple[bytes, int], str] = {}
+
+
+def base64_lines(data: bytes, max_line_length: int | None = 78) -> str:
+    """``data`` in base64 as ``email.contentmanager`` writes a part of
+    bytes (lines of ``max_line_length // 4 * 4`` characters, each ended by
+    a newline): the same text, encoded at once rather than line by line,
+    and kept for the last ``BASE64_KEPT`` pictures."""
+    width = (max_line_length or 78) // 4 * 4
+    key = (data, width)
+    found = _base64_kept.get(key)
+    if found is None:
+        flat = binascii.b2a_base64(data, newline=False).decode("ascii")
+        found = "".join([flat[start:start + width] + "\n" for start in range(0, len(flat), width)])
+        if len(_base64_kept) >= BASE64_KEPT:
+            _base64_kept.pop(next(iter(_base64_kept)))
+        _base64_kept[key] = found
+    return found
 
 
 def reply_subject(subject: str) -> str:

@@ -35,6 +35,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mail.compose import POLICY
 from mail.errors import SendError, SendWithdrawn
 
 if TYPE_CHECKING:
@@ -91,8 +92,27 @@ class _Generator(BytesGenerator):
     rather than one write per line and line end (a PNG board in base64 is
     hundreds of lines): the same bytes, in a fraction of the time."""
 
+    @classmethod
+    def _make_boundary(cls, text: str | bytes | None = None) -> str:
+        """``email.generator``'s boundary (the same random draw and the
+        same result), its regular expression compiled only when the text
+        holds the boundary at all: each boundary is new, and compiling its
+        expression cost more than the rest of the part."""
+        boundary = str(getattr(BytesGenerator, "_make_boundary")())  # noqa: B009 - private: not in typeshed
+        if text is None:
+            return boundary
+        found, counter = boundary, 0
+        while _holds_line(text, "--" + found):
+            found = f"{boundary}.{counter}"
+            counter += 1
+        return found
+
     def _write_lines(self, lines: str) -> None:
         if not lines:
+            return
+        if "\r" not in lines:  # line ends all "\n" (a part's base64, its text): replaced at once
+            end = str(vars(self)["_NL"])
+            self.write(lines if end == "\n" else lines.replace("\n", end))
             return
         split = _LINE_ENDS.split(lines)
         if len(split) > 1:
@@ -100,6 +120,21 @@ class _Generator(BytesGenerator):
             self.write(end.join(split[:-1]) + end)
         if split[-1]:
             self.write(split[-1])
+
+
+#: ``email.policy.SMTP`` (``policy.default``, "\r\n" line ends) with the
+#: headers ``mail.compose`` parsed folded once (``POLICY``): the same bytes
+SMTP_POLICY = POLICY.clone(linesep="\r\n")
+
+
+def _holds_line(text: str | bytes, line: str) -> bool:
+    """Whether ``text`` has a line that is ``line``, or ``line`` and "--"
+    (as ``email.generator`` looks for a boundary: a BytesGenerator's parts
+    are bytes)."""
+    if isinstance(text, bytes):
+        found = line.encode("ascii")
+        return found in text and re.search(b"^" + re.escape(found) + b"(--)?$", text, re.MULTILINE) is not None
+    return line in text and re.search("^" + re.escape(line) + "(--)?$", text, re.MULTILINE) is not None
 
 
 def flatten(message: Message, use: policy.Policy | None = None, linesep: str | None = None) -> bytes:
@@ -319,7 +354,7 @@ class EmlFolderSink:
             self.folder.mkdir(parents=True, exist_ok=True)
             name = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ") + "-" + uuid.uuid4().hex[:12]
             tmp = self.folder / f".{name}.tmp"
-            data = flatten(message, policy.SMTP)
+            data = flatten(message, SMTP_POLICY)
             with open(tmp, "wb") as handle:
                 handle.write(data)
                 handle.flush()

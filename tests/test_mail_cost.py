@@ -125,3 +125,144 @@ def test_kept_headers_give_the_bytes_of_the_default_policy(monkeypatch):
     plain = _notification()
     assert plain.policy is policy.default and isinstance(first.policy, compose_module._KeptHeaders)
     assert _written(first, policy.SMTP) == _written(plain, policy.SMTP) == _written(again, policy.SMTP)
+
+
+def _play(app, game_id: int, turns: int) -> None:
+    """``turns`` turns of Hands, each player playing their first card."""
+    from sqlmodel import select
+
+    from pbem.models import Player, Seat
+    from pbem.services.turns import submit_turn
+
+    with app.app_context():
+        session = get_session()
+        for _ in range(turns):
+            game = session.get(Game, game_id)
+            session.refresh(game)
+            state = state_of(game)
+            mover = kind_of(game).rules.to_move(state)
+            seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.number == mover)).one()
+            player = session.get(Player, seat.player_id)
+            submit_turn(session, game_id, player, f"play {state.hands[mover][0]}", game.ply, "cli")
+
+
+def _rows(app, game_id: int):
+    from sqlmodel import Session, select
+
+    from pbem.mailrobot.settings import mail_settings
+    from pbem.models import OutboxMessage
+
+    session = Session(app.extensions["pbem_engine"])
+    rows = list(session.exec(select(OutboxMessage).where(OutboxMessage.game_id == game_id)
+                             .order_by(OutboxMessage.id)))
+    return session, mail_settings(app.config), rows
+
+
+def test_one_move_list_serves_every_seat_only_when_no_seat_reads_a_turn_differently(hands, monkeypatch):
+    """A game whose turns every seat reads alike gets one move list per ply
+    for all seats; one whose notation hides a seat's turn from the others
+    (``private_turn_text``) gets each seat its own, the same as composed alone."""
+    from hands_game import HandsNotation
+
+    app, game_id, _ = hands
+    _play(app, game_id, 4)
+    with app.app_context():
+        session, settings, rows = _rows(app, game_id)
+        memo: outgoing.Memo = {}
+        for row in rows:
+            outgoing.compose(session, settings, row, memo)
+        readers = {key[1] for key in memo if key[0] == "moves"}
+        assert readers == {"every seat"}
+
+        monkeypatch.setattr(HandsNotation, "private_turn_text",
+                            lambda self, text, mover, viewer: text if viewer == mover else "play ?")
+        memo = {}
+        together = [outgoing.compose(session, settings, row, memo) for row in rows]
+        alone = [outgoing.compose(session, settings, row) for row in rows]
+        assert {key[1] for key in memo if key[0] == "moves"} >= {0, 1, 2}
+        session.close()
+    seen = set()
+    for shared, single, row in zip(together, alone, rows):
+        text = shared.get_body(("plain",)).get_content()
+        assert text == single.get_body(("plain",)).get_content()
+        if "Moves:" in text:
+            seen.add((row.seat, text.split("Moves:")[1].split("\n")[0]))
+    assert len({moves for _, moves in seen}) > 1, "seats should read the turns differently"
+
+
+def test_the_turns_kept_by_a_drain_grow_with_the_game(hands):
+    """``played_turns`` reads a game's turns once per drain and only the
+    new ones when a row asks for a later ply: the same turns as read anew."""
+    app, game_id, _ = hands
+    _play(app, game_id, 2)
+    with app.app_context():
+        session = get_session()
+        game = session.get(Game, game_id)
+        memo: outgoing.Memo = {}
+        assert [t[0] for t in outgoing.played_turns(session, game, 2, memo)] == [1, 2]
+        assert [t[0] for t in outgoing.played_turns(session, game, 1, memo)] == [1]
+    _play(app, game_id, 2)
+    with app.app_context():
+        session = get_session()
+        game = session.get(Game, game_id)
+        kept = outgoing.played_turns(session, game, 4, memo)
+        assert kept == outgoing.played_turns(session, game, 4)
+        assert [t[0] for t in kept] == [1, 2, 3, 4]
+        assert outgoing.played_turns(session, game, 0, memo) == []
+
+
+def test_fresh_messages_flattened_here_are_the_email_packages_bytes(monkeypatch):
+    """Two messages built alike, one written by the email package
+    (``as_bytes``) and one by ``flatten`` with ``SMTP_POLICY`` (boundaries
+    chosen, kept headers folded once, the picture's base64 made at once):
+    the same bytes, a text holding a boundary-like line included."""
+    from mail.send import SMTP_POLICY
+
+    monkeypatch.setattr("mail.compose.make_msgid", lambda domain=None: "<cid1@example.org>")
+    for text in ("plain words", "--===============0000000000000000001==\nlooks like a boundary"):
+        for _ in range(2):  # the second time from kept headers and folds
+            first = compose_notification(
+                from_addr="pbem <pbem@example.org>", to_addr="Émile <emile@example.org>", subject="Game 3 — à vous",
+                text=text, domain="example.org", loop_id="pbem@example.org", png=bytes(range(256)) * 9,
+                message_id="<m1@example.org>")
+            second = compose_notification(
+                from_addr="pbem <pbem@example.org>", to_addr="Émile <emile@example.org>", subject="Game 3 — à vous",
+                text=text, domain="example.org", loop_id="pbem@example.org", png=bytes(range(256)) * 9,
+                message_id="<m1@example.org>")
+            random.seed(5)
+            expected = first.as_bytes(policy=policy.SMTP)
+            random.seed(5)
+            assert flatten(second, SMTP_POLICY) == expected
+            random.seed(5)
+            assert flatten(compose_notification(
+                from_addr="pbem <pbem@example.org>", to_addr="Émile <emile@example.org>", subject="Game 3 — à vous",
+                text=text, domain="example.org", loop_id="pbem@example.org", png=bytes(range(256)) * 9,
+                message_id="<m1@example.org>"), linesep="\r\n") == expected
+
+
+def test_base64_lines_are_the_email_packages():
+    from email import contentmanager
+
+    for size in (0, 1, 2, 3, 56, 57, 58, 114, 1000, 4099):
+        data = bytes(random.Random(size).randrange(256) for _ in range(size))
+        for width in (78, 76, 100):
+            assert compose_module.base64_lines(data, width) == contentmanager._encode_base64(data, width)
+    message = _notification()
+    assert _png(message) == b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40
+
+
+def test_a_boundary_found_in_the_text_is_changed_as_the_email_package_does():
+    from email.generator import BytesGenerator, Generator
+
+    from mail.send import _Generator
+
+    random.seed(9)
+    taken = BytesGenerator._make_boundary()
+    for text in (f"a\n--{taken}\nb", f"--{taken}--\n--{taken}.0", f"x--{taken}y", "nothing"):
+        for given, package in ((text, Generator), (text.encode("ascii"), BytesGenerator)):
+            random.seed(9)
+            expected = package._make_boundary(given)
+            random.seed(9)
+            assert _Generator._make_boundary(given) == expected
+    random.seed(9)
+    assert _Generator._make_boundary(f"--{taken}--\n--{taken}.0".encode("ascii")) == f"{taken}.1"

@@ -30,6 +30,7 @@ nor gone out unanswered (another drain holds it, or it waits for a retry).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import os
@@ -53,14 +54,15 @@ from mail.drain import PERMANENT, UNCERTAIN, DrainResult, Failure, Outgoing
 from mail.drain import drain as send_drain
 from mail.send import EmlFolderSink, Sender, SmtpSender
 from mail.tokens import make_reply_address
+from notation.base import Notation
 from pbem.i18n import for_player, gettext
 from pbem.mailrobot.inbox import clean
 from pbem.mailrobot.settings import MailSettings, backoff, eml_folder, mail_settings, smtp_config
-from pbem.models import Game, OutboxMessage, Player, table_of, utcnow
+from pbem.models import Game, OutboxMessage, Player, Turn, table_of, utcnow
 from pbem.services import refusals
 from pbem.services import visibility as views
 from pbem.services.notify import deadline_line
-from pbem.services.stored import kind_of, seat_of, turns_of
+from pbem.services.stored import kind_of, seat_of
 from pbem.services.stored_words import shown
 
 _T = TypeVar("_T")
@@ -100,15 +102,49 @@ REPLY_KINDS = ("reply", "error")
 MOVE_LIST_PLIES = 200
 
 
-def move_list(session: Session, game: Game, ply: int, seat: int | None = None) -> str:
+#: one stored turn as the move list reads it: ply, seat, canonical text
+Played = tuple[int, int, str]
+
+
+def played_turns(session: Session, game: Game, ply: int, memo: Memo | None = None) -> list[Played]:
+    """The turns of ``game`` up to ``ply`` (ply, seat and canonical text
+    only: not the stored positions and chance events of ``turns_of``).  A
+    drain's ``memo`` keeps a game's turns read so far: a stored turn never
+    changes, so only turns past those are read again, when a row asks for
+    a ply beyond them."""
+    def read(after: int) -> list[Played]:
+        found = session.exec(select(Turn.ply, Turn.seat, Turn.canonical)
+                             .where(Turn.game_id == game.id, col(Turn.ply) > after).order_by(col(Turn.ply)))
+        return [(int(p), int(s), str(c)) for p, s, c in found]
+
+    if memo is None:
+        return [turn for turn in read(0) if turn[0] <= ply]
+    key = ("played", game.id)
+    known: list[Played] | None = memo.get(key)
+    if known is None:
+        known = memo[key] = read(0)
+    elif not known or known[-1][0] < ply:
+        known.extend(read(known[-1][0] if known else 0))
+    return known[:bisect.bisect_right(known, ply, key=lambda turn: turn[0])]
+
+
+def seat_blind(game: Game) -> bool:
+    """Whether every seat reads the game's turns alike (``views.turn_text``
+    gives each turn as stored: the game is over, or its notation keeps no
+    seat's settings secret), so one move list serves them all."""
+    return views.shows_everything(game) or (type(kind_of(game).notation).private_turn_text
+                                            is Notation.private_turn_text)
+
+
+def move_list(session: Session, game: Game, ply: int, seat: int | None = None, memo: Memo | None = None) -> str:
     """The turns played up to ``ply``, in canonical notation as ``seat``
     may read them (``views.turn_text``: a turn as played, never a hidden
     position or another seat's secret setting)."""
-    turns = [t for t in turns_of(session, game) if t.ply <= ply]
+    turns = played_turns(session, game, ply, memo)
     if not turns:
         return ""
     shown = turns[-MOVE_LIST_PLIES:]
-    words = [f"{t.ply}. {views.turn_text(game, seat, t.seat, t.canonical)}" for t in shown]
+    words = [f"{number}. {views.turn_text(game, seat, mover, text)}" for number, mover, text in shown]
     lead = gettext("Moves") if len(shown) == len(turns) else gettext("Moves (the last %(num)s)", num=len(shown))
     return gettext("%(lead)s: %(moves)s", lead=lead, moves="  ".join(words))
 
@@ -202,7 +238,9 @@ def _compose(session: Session, settings: MailSettings, row: OutboxMessage, playe
                       if row.kind in REPORT_KINDS else "")
             if report:
                 extra.append(report)
-            moves = _kept(memo, ("moves", seat) + history, lambda: move_list(session, game, ply, seat))
+            # one list for every seat when no seat reads a turn differently
+            reader = "every seat" if seat_blind(game) else seat
+            moves = _kept(memo, ("moves", reader) + history, lambda: move_list(session, game, ply, seat, memo))
             if moves:
                 extra.append(moves)
             deadline = deadline_line(game) if game.deadline else ""
