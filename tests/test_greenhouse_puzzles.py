@@ -130,6 +130,19 @@ def test_a_puzzle_is_a_published_deal_with_the_solvers_par_and_a_lower_bound(app
     assert proven.optimal and proven.par == proven.lower_bound
 
 
+def test_a_visitor_reads_the_puzzles_and_is_asked_to_sign_in_to_play_one(app):
+    puzzle = make_puzzle(app)
+    visitor = app.test_client()
+    listed = visitor.get("/puzzles")
+    assert listed.status_code == 200 and f"/puzzles/{puzzle.id}" in listed.get_data(as_text=True)
+    page = visitor.get(f"/puzzles/{puzzle.id}")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and f"par {puzzle.par}" in text and SEED in text
+    assert "Sign in to play this puzzle" in text and 'id="play-puzzle"' not in text
+    refused = visitor.post(f"/puzzles/{puzzle.id}/games", data={})
+    assert refused.status_code in (302, 400)
+
+
 def test_a_player_starts_a_puzzle_on_its_page_sees_the_seed_from_the_start_and_hears_the_distance_from_par(app):
     puzzle = make_puzzle(app)
     alice = app.test_client()

@@ -16,6 +16,7 @@ from test_api_games import api  # noqa: F401  (fixture)
 from test_web_pages import csrf, sign_in
 
 from pbem import create_app
+from pbem.db import get_session
 from pbem.models import ACTIVE, INVITING, Game, OutboxMessage, Seat
 from pbem.services import games, gamestate
 from pbem.services.accounts import player_for_email
@@ -56,7 +57,7 @@ def test_an_open_challenge_is_listed_in_the_lobby_and_a_seat_taken_starts_the_ga
 
     lobby = _text(bob.get("/lobby"))
     row = re.search(rf'<tr id="challenge-{game_id}">(.*?)</tr>', lobby, re.S).group(1)
-    assert "Logger" in row and "alice" in row and "1 of 2" in row and "Take a seat" in row
+    assert "Logger" in row and "player #" in row and "1 of 2" in row and "Take a seat" in row
     assert "Take a seat" not in re.search(rf'<tr id="challenge-{game_id}">(.*?)</tr>', _text(alice.get("/lobby")),
                                           re.S).group(1)  # your own challenge: nothing to join
 
@@ -115,9 +116,24 @@ def test_the_lobby_says_when_there_is_nothing_to_join(browsers):
     assert 'id="no-challenges"' in _text(browsers["bob"].get("/lobby"))
 
 
-def test_the_lobby_needs_a_signed_in_player(client):
-    answer = client.get("/lobby")
-    assert answer.status_code in (302, 401) or "Sign in" in _text(answer)
+def test_a_visitor_sees_the_lobby_and_players_pages_and_is_asked_to_sign_in_to_play(app, browsers):
+    alice = browsers["alice"]
+    game_id = _open_challenge(alice, 1)
+    with app.app_context():
+        alice_id = player_for_email(get_session(), "alice@example.org").id
+    visitor = app.test_client()
+    lobby = visitor.get("/lobby")
+    assert lobby.status_code == 200
+    row = re.search(rf'<tr id="challenge-{game_id}">(.*?)</tr>', _text(lobby), re.S).group(1)
+    assert "Logger" in row and "1 of 2" in row and "Sign in to take a seat" in row and "<form" not in row
+    assert f"player #{alice_id}" in row and "alice" not in row, "a stranger never learns a part of an address"
+    assert "Sign in to play the computer" in _text(lobby) and 'id="computer-form"' not in _text(lobby)
+    page = visitor.get(f"/players/{alice_id}")
+    assert page.status_code == 200 and f"player #{alice_id}" in _text(page) and "alice" not in _text(page).lower()
+    refused = visitor.post(f"/games/{game_id}/join", data={})
+    assert refused.status_code in (302, 400) and "/auth/sign-in" in refused.headers.get("Location", "/auth/sign-in")
+    with app.app_context():
+        assert get_session().get(Game, game_id).open_seats == 1, "a visitor takes no seat"
 
 
 # -- racing for the last seat ---------------------------------------------------

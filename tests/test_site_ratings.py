@@ -123,16 +123,16 @@ def test_a_players_page_shows_their_games_results_and_ratings(app, client):
         won = _finish_by_resignation(session, alice, bob, datetime(2026, 11, 23, tzinfo=timezone.utc))
         on = games.create_game(session, alice, "logger", [alice.email, bob.email])
         games.accept(session, on.id, bob)
-        alice_id, won_id, on_id = alice.id, won.id, on.id
+        alice_id, bob_id, won_id, on_id = alice.id, bob.id, won.id, on.id
         expected = round(update(Rating(), [(Rating(), 1.0)]).rating)
     sign_in(client, app, "bob@example.org")
     page = unescape(client.get(f"/players/{alice_id}").get_data(as_text=True))
-    assert "<h1>alice</h1>" in page
+    assert f"<h1>player #{alice_id}</h1>" in page, "named as strangers see her: she chose no name"
     assert "1 finished game with a result, 1 won." in page
     assert re.search(rf'id="rating-logger"><td>Logger</td><td class="rating">{expected}</td>', page)
     rows = re.search(r'id="player-games">(.*?)</table>', page, re.S).group(1)
-    assert re.search(rf'#{won_id} Logger</a></td>\s*<td>bob</td>\s*<td class="result">won</td>', rows)
-    assert re.search(rf'#{on_id} Logger</a></td>\s*<td>bob</td>\s*<td class="result">active</td>', rows)
+    assert re.search(rf'#{won_id} Logger</a></td>\s*<td>player #{bob_id}</td>\s*<td class="result">won</td>', rows)
+    assert re.search(rf'#{on_id} Logger</a></td>\s*<td>player #{bob_id}</td>\s*<td class="result">active</td>', rows)
     bob_page = unescape(client.get("/players/" + str(alice_id + 1)).get_data(as_text=True))
     assert "(you)" in bob_page and 'class="result">lost<' in bob_page
 

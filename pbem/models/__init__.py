@@ -77,7 +77,16 @@ class Player(SQLModel, table=True):
 
     @property
     def display_name(self) -> str:
+        """The name shown to the player and to those who invited them by
+        address: the name they chose, else the part of the address before the @."""
         return self.name or self.email.split("@", 1)[0]
+
+    @property
+    def public_name(self) -> str:
+        """The name shown to strangers (visitors, the lobby, players' pages,
+        leaderboards): the name they chose, else "player #12", never a part
+        of the address."""
+        return self.name.strip() if self.name and self.name.strip() else f"player #{self.id}"
 
 
 class Game(SQLModel, table=True):

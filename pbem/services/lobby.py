@@ -1,7 +1,9 @@
 """Finding opponents: the open challenges (games created with open seats,
 which any signed-in player may join: ``pbem.services.games.join``) and a
-player's page (their games, results and ratings).  Reads only; taking a
-seat goes through the game-state door (``gamestate.take_open_seat``)."""
+player's page (their games, results and ratings), both open to visitors,
+so players are named as strangers may see them (``Player.public_name``).
+Reads only; taking a seat goes through the game-state door
+(``gamestate.take_open_seat``)."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def open_challenges(session: Session, viewer: Player | None = None) -> list[dict
             "game": game.kind,
             "title": title_of(game),
             "options": dict(game.options),
-            "players": [{"name": player.display_name, "player_id": player.id} for _, player in seated],
+            "players": [{"name": player.public_name, "player_id": player.id} for _, player in seated],
             "open_seats": game.open_seats,
             "seats": len(seated) + game.open_seats,
             "time_control": _time_words(game),
@@ -70,11 +72,11 @@ def player_page(session: Session, player_id: Any, viewer: Player | None = None) 
             "status": game.status,
             "result": words if words else (results.unfinished_words(game.status)
                                            if game.status in ("abandoned", "cancelled") else game.status),
-            "opponents": [other.display_name for other_seat, other in seats if other.id != player.id],
+            "opponents": [other.public_name for other_seat, other in seats if other.id != player.id],
             "finished_at": game.finished_at,
             "viewer_seated": viewer is not None and any(other.id == viewer.id for _, other in seats),
         })
-    return {"id": player.id, "name": player.display_name, "games": listed, "finished": finished, "wins": wins,
+    return {"id": player.id, "name": player.public_name, "games": listed, "finished": finished, "wins": wins,
             "ratings": [dict(entry, title=_title(entry["kind"])) for entry in ratings.player_ratings(session, player)],
             "is_viewer": viewer is not None and viewer.id == player.id}
 

@@ -178,11 +178,8 @@ def leaderboard(session: Session, puzzle: Puzzle, viewer: Player | None = None) 
 
 
 def public_name(player: Player) -> str:
-    """How a leaderboard, which every signed-in player reads, names a
-    player: the name they chose, else "player #12" (``display_name`` would
-    fall back on the part of the address before the @, which strangers
-    must not learn)."""
-    return player.name.strip() if player.name and player.name.strip() else f"player #{player.id}"
+    """How a leaderboard, which anyone reads, names a player (``Player.public_name``)."""
+    return player.public_name
 
 
 def games_started(session: Session, puzzle: Puzzle) -> int:

@@ -1,6 +1,7 @@
 """Finding opponents: the lobby of open challenges (join one), a game
 against the computer at once (a game and a level), and a player's page
-with their games, results and ratings."""
+with their games, results and ratings.  The lobby and players' pages are
+open to visitors; taking a seat and playing need a signed-in player."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ from pbem.db import get_session
 from pbem.i18n import gettext
 from pbem.services import bot_seats, games, lobby
 from pbem.services.errors import ServiceError
-from pbem.web.auth import sign_in_required, signed_in_player
+from pbem.web.auth import current_player, sign_in_required, signed_in_player
 
 bp = Blueprint("lobby", __name__)
 
 
 @bp.get("/lobby")
-@sign_in_required
 def index(error: str | None = None, status: int = 200) -> ResponseReturnValue:
-    challenges = lobby.open_challenges(get_session(), signed_in_player())
-    return render_template("lobby.html", challenges=challenges, error=error,
+    """Open to visitors, who are asked to sign in to take a seat or play."""
+    viewer = current_player()
+    challenges = lobby.open_challenges(get_session(), viewer)
+    return render_template("lobby.html", challenges=challenges, error=error, visitor=viewer is None,
                            computer=bot_seats.opponent_games(), levels=bot_seats.offered_levels()), status
 
 
@@ -56,6 +58,6 @@ def join(game_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/players/<player_id>")
-@sign_in_required
 def player(player_id: str) -> ResponseReturnValue:
-    return render_template("player.html", player=lobby.player_page(get_session(), player_id, signed_in_player()))
+    """Open to visitors."""
+    return render_template("player.html", player=lobby.player_page(get_session(), player_id, current_player()))

@@ -1,5 +1,6 @@
 """The puzzle pages: the list with today's puzzle, one puzzle with its deal,
-par and leaderboard, and its "Play this puzzle" button."""
+par and leaderboard, and its "Play this puzzle" button.  Open to
+visitors; playing one needs a signed-in player."""
 
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ from pbem.db import get_session
 from pbem.i18n import gettext
 from pbem.services import puzzles
 from pbem.services.errors import ServiceError
-from pbem.web.auth import sign_in_required, signed_in_player
+from pbem.web.auth import current_player, sign_in_required, signed_in_player
 
 bp = Blueprint("puzzles", __name__)
 
 
 @bp.get("/puzzles")
-@sign_in_required
 def index() -> ResponseReturnValue:
     session = get_session()
     return render_template("puzzles.html", today=[puzzles.summary(p) for p in puzzles.today(session)],
@@ -26,12 +26,12 @@ def index() -> ResponseReturnValue:
 def _page(puzzle_id: str, error: str | None = None, status: int = 200) -> ResponseReturnValue:
     session = get_session()
     puzzle = puzzles.load(session, puzzle_id)
-    return render_template("puzzle.html", puzzle=puzzles.detail(session, puzzle, signed_in_player()),
+    viewer = current_player()
+    return render_template("puzzle.html", puzzle=puzzles.detail(session, puzzle, viewer), visitor=viewer is None,
                            error=error), status
 
 
 @bp.get("/puzzles/<puzzle_id>")
-@sign_in_required
 def show(puzzle_id: str) -> ResponseReturnValue:
     return _page(puzzle_id)
 
