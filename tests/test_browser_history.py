@@ -43,7 +43,7 @@ def test_stepping_through_a_game_with_the_keyboard(browser, served):
     game_id = game_url.rsplit("/", 1)[1]
 
     bob.click("nav >> text=Lobby")
-    expect(bob.locator(f"#challenge-{game_id}")).to_contain_text("alice")
+    expect(bob.locator(f"#challenge-{game_id}")).to_contain_text("player #")
     bob.locator(f"#challenge-{game_id} button.join").click()
     expect(bob.locator("#game-status")).to_have_text("active")
     expect(bob.locator("#waiting")).to_contain_text("It is alice's turn (player 1, red)")
