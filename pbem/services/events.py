@@ -174,6 +174,21 @@ def payload(change: Change, game: Game, seat: int | None, turns: dict[tuple[int,
             "turns": played}
 
 
+def state_key(data: dict[str, Any]) -> str:
+    """What a page compares to know whether an event changes what it shows:
+    the ply, status, result, draw offer, deadline and open seats of an
+    event's data (``payload``); ``pbem/static/live.js`` builds the same."""
+    return "|".join([str(data["ply"]), data["status"], data["result"], ",".join(str(n) for n in data["draw_offer"]),
+                     data["deadline"] or "", str(data["open_seats"])])
+
+
+def page_key(game: Game) -> str:
+    """``state_key`` of the game as it is (what its page shows)."""
+    return state_key({"ply": game.ply, "status": game.status, "result": game.result,
+                      "draw_offer": sorted(n + 1 for n in gamestate.draw_offer_seats(game)),
+                      "deadline": _moment(game.deadline), "open_seats": game.open_seats})
+
+
 def frame(event: str, event_id: int, data: dict[str, Any] | None) -> str:
     """One Server-Sent Events frame."""
     return f"id: {event_id}\nevent: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"

@@ -81,6 +81,7 @@
   });
 
   document.addEventListener("keydown", function (event) {
+    if (!nav.isConnected) return;  // the page was brought up to date (live.js): its own script steps now
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(target.tagName))) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;

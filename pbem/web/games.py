@@ -17,7 +17,7 @@ from notation.drawing import render as diagrams
 from pbem.db import get_session
 from pbem.i18n import gettext, lazy_gettext
 from pbem.models import ACTIVE, Game
-from pbem.services import games, guides, present, puzzles, records, seat_settings, sweep, turns
+from pbem.services import events, games, guides, present, puzzles, records, seat_settings, sweep, turns
 from pbem.services import visibility as views
 from pbem.services.bot_seats import fewer_levels
 from pbem.services.bot_seats import offered_levels as bot_levels
@@ -133,7 +133,7 @@ def _game_page(game_id: str, *, turn_text: str = "", error: str | None = None, p
                            preview=preview, preview_svg=preview_svg, shown=shown,
                            shown_position=sight.position if sight is not None else None,
                            legend_lines=legend[0], start_position=_viewed_position(session, game, seat.number, 0), guide=guides.link(game.kind),
-                           created_by_you=game.creator_id == player.id,
+                           created_by_you=game.creator_id == player.id, live_key=events.page_key(game),
                            clicking=views.click_board(game, seat.number) if shown == game.ply else None), status
 
 
