@@ -343,6 +343,12 @@ class Notation(ABC, Generic[S, T]):
         ``default`` when it has none."""
         return self.turn_examples[0] if self.turn_examples else default
 
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        """A game's options as a player reads them, one phrase each, in the
+        reader's language ("mature trees spawn seedlings"); by default the
+        option's name and value, for a game that has no words for them."""
+        return [f"{name}: {value}" for name, value in options.items()]
+
     @abstractmethod
     def parse_turn(self, state: S, text: str) -> T:
         """Read a turn as a player wrote it.  Returns a legal turn (as the

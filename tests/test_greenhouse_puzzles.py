@@ -139,6 +139,8 @@ def test_a_visitor_reads_the_puzzles_and_is_asked_to_sign_in_to_play_one(app):
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and f"par {puzzle.par}" in text and SEED in text
     assert "Sign in to play this puzzle" in text and 'id="play-puzzle"' not in text
+    assert "Check the deal" in text and "stashes of red, blue" in text, "the options in words, the seed under a disclosure"
+    assert "pbem position" not in text and "stashes=" not in text, "no command line, no raw options"
     refused = visitor.post(f"/puzzles/{puzzle.id}/games", data={})
     assert refused.status_code in (302, 400)
 

@@ -116,6 +116,19 @@ def test_the_lobby_says_when_there_is_nothing_to_join(browsers):
     assert 'id="no-challenges"' in _text(browsers["bob"].get("/lobby"))
 
 
+def test_the_lobby_says_a_challenges_options_in_words_in_the_readers_language(app, browsers):
+    alice = browsers["alice"]
+    page = alice.get("/games/new")
+    made = alice.post("/games/new", data={"kind": "logger", "players": "alice@example.org", "hours": "",
+                                          "open_seats": "1", "option-logger-spawn": "sapling", "csrf_token": csrf(page)})
+    game_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    row = re.search(rf'<tr id="challenge-{game_id}">(.*?)</tr>', _text(browsers["bob"].get("/lobby")), re.S).group(1)
+    assert "mature trees spawn saplings (a variant)" in row and "spawn=" not in row
+    french = _text(app.test_client().get("/lobby", headers={"Accept-Language": "fr"}))
+    row = re.search(rf'<tr id="challenge-{game_id}">(.*?)</tr>', french, re.S).group(1)
+    assert "les arbres matures font pousser des jeunes arbres (une variante)" in row
+
+
 def test_a_visitor_sees_the_lobby_and_players_pages_and_is_asked_to_sign_in_to_play(app, browsers):
     alice = browsers["alice"]
     game_id = _open_challenge(alice, 1)

@@ -17,7 +17,7 @@ from engine.errors import GameOverError, MalformedTurnError, PbemError, Position
 from engine.greenhouse import Breed, Flower, GiveUp, GreenhouseGame, GreenhouseState
 from engine.greenhouse.delivery import deliver
 from engine.greenhouse.flowers import COLOURS, GENES, Genes, is_chromosome, split_genes, stash_pyramids
-from engine.greenhouse.rules import read_orders
+from engine.greenhouse.rules import DEFAULT_ORDERS, DEFAULT_STASHES, read_orders
 from engine.i18n import N_, Text, _
 from notation.base import Diagram, GameKind, Notation, Piece, Stack, Zone
 from notation.clicks import ClickOptions
@@ -73,9 +73,26 @@ def genes_words(genes: Genes) -> str:
     return " ".join(genes)
 
 
+#: the stashes' colours, as the options name them, in words (shown translated)
+_COLOUR_WORDS = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue"), "K": N_("black"),
+                 "P": N_("purple"), "C": N_("cyan"), "O": N_("orange"), "W": N_("white"), "X": N_("clear")}
+
+
 class GreenhouseNotation(Notation[GreenhouseState, Any]):
     game = GreenhouseGame()
     turn_examples = ("#3 x #7 -> 1P 1B 2P 2B 3P 3R / 2B 2C 1C 1R 3R 1B", "give up")
+
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        stashes = str(options.get("stashes", DEFAULT_STASHES)).upper()
+        orders = str(options.get("orders", DEFAULT_ORDERS))
+        colours = ", ".join(str(_(_COLOUR_WORDS[c])) if c in _COLOUR_WORDS else c for c in stashes)
+        words = [str(_("stashes of {colours}", colours=colours))]
+        if orders.isdigit():
+            words.append(str(_("one order drawn from the seed") if orders == "1"
+                             else _("{n} orders drawn from the seed", n=orders)))
+        else:
+            words.append(str(_("the orders {orders}", orders=orders)))
+        return words
 
     # -- turns -----------------------------------------------------------
     def read_turn(self, text: str) -> Breed | GiveUp:

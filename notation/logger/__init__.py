@@ -51,6 +51,11 @@ TREE = "#2f7d32"
 
 
 class LoggerNotation(Notation[LoggerState, Any]):
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        spawn = str(options.get("spawn", "seedling"))
+        return [str(_("mature trees spawn saplings (a variant)") if spawn == "sapling"
+                    else _("mature trees spawn seedlings"))]
+
     game = LoggerGame()
     turn_examples = ("a1", "b1-b3 G P:b4", "G:c3>c4 C:c2", "X:c4,d5")
     #: a tree is a green pyramid of its stage (marked: a protester on it); a logger a disc with its number

@@ -17,7 +17,7 @@ from pbem.models import INVITING, Game, Player
 from pbem.services import ratings, results
 from pbem.services.clock import deadlines as time_control
 from pbem.services.errors import NotFound
-from pbem.services.stored import games_of, seated_players, title_of
+from pbem.services.stored import games_of, option_words, seated_players, title_of
 
 
 def open_challenges(session: Session, viewer: Player | None = None) -> list[dict[str, Any]]:
@@ -35,6 +35,7 @@ def open_challenges(session: Session, viewer: Player | None = None) -> list[dict
             "game": game.kind,
             "title": title_of(game),
             "options": dict(game.options),
+            "option_words": option_words(game.kind, game.options),
             "players": [{"name": player.public_name, "player_id": player.id} for _, player in seated],
             "open_seats": game.open_seats,
             "seats": len(seated) + game.open_seats,

@@ -33,6 +33,7 @@ from pbem.services import games
 from pbem.services import visibility as views
 from pbem.services.errors import BadInput, NotFound
 from pbem.services.par import completed_score, distance, name_of, par_text
+from pbem.services.stored import option_words
 
 #: where a daily puzzle gets its seed; tests may replace it
 NEW_SEED: Callable[[], str] = chance.new_seed
@@ -209,6 +210,7 @@ def summary(puzzle: Puzzle) -> dict[str, Any]:
         "name": name_of(puzzle),
         "day": puzzle.day,
         "options": dict(puzzle.options),
+        "option_words": option_words(puzzle.kind, puzzle.options),
         "seed": puzzle.seed,
         "seed_hash": puzzle.seed_hash,
         "par": puzzle.par,

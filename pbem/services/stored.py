@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Mapping, cast
 
 from sqlalchemy import bindparam, exists, true
 from sqlmodel import Session, col, select
@@ -28,6 +28,13 @@ def kind_of(game: Game) -> GameKind:
 def title_of(game: Game) -> str:
     kind = kind_of(game)
     return kind.rules.title or kind.name
+
+
+def option_words(kind_name: str, options: Mapping[str, Any]) -> str:
+    """A game's options as a player reads them, in the reader's language
+    ("mature trees spawn seedlings"; the game's ``Notation.option_words``),
+    "" when it has none."""
+    return "; ".join(registry.get(kind_name).notation.option_words(dict(options)))
 
 
 #: states parsed lately, by (kind, options, position); a state is kept only
