@@ -108,6 +108,8 @@ def test_greenhouse_is_offered_and_a_solitaire_starts_at_once_with_the_seed_hash
     assert game.position == GREENHOUSE.notation.format_position(dealt)
     page = alice.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Offer a draw" not in page and "Give up" in page and "Accept the invitation" not in page
+    assert '<details class="seed" id="check-the-deal"><summary>Check the deal</summary>' in page
+    assert "stashes of" in page and "stashes=" not in page, "the options in words, never name=value"
     [started] = [m for m in mails(app) if "started" in m.body]
     assert started.to_addr == "alice@example.org" and HASH in sent(app, started) and "#1" in sent(app, started)
 

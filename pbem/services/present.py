@@ -16,7 +16,7 @@ from pbem.models import OPEN_STATUSES, Game, Player, Turn
 from pbem.services import gamestate, par, results, seat_settings, sweep
 from pbem.services import visibility as views
 from pbem.services.clock import deadlines as time_control
-from pbem.services.stored import Seated, kind_of, seat_of, seated_players, title_of, turns_of
+from pbem.services.stored import Seated, kind_of, option_words, seat_of, seated_players, title_of, turns_of
 from pbem.services.stored_words import shown
 
 
@@ -64,6 +64,7 @@ def summary(session: Session, game: Game, viewer: Player | None = None,
         "game": game.kind,
         "title": title_of(game),
         "options": dict(game.options),
+        "option_words": option_words(game.kind, game.options),
         "status": game.status,
         "ply": game.ply,
         "players": players,
