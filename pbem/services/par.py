@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from engine.base import PuzzlePar
 from notation import registry
+from pbem.i18n import gettext
 from pbem.models import FINISHED, Game
 from pbem.models.puzzles import PublishedSeedGame, Puzzle
 from pbem.services.stored import kind_of, state_of
@@ -81,22 +82,33 @@ def puzzle_brief(puzzle: Puzzle) -> dict[str, Any]:
         "lower_bound": puzzle.lower_bound,
         "optimal": puzzle.optimal,
         "par_text": par_text(puzzle),
+        "par_short": par_short(puzzle),
     }
 
 
 def name_of(puzzle: Puzzle) -> str:
-    """"Martian Greenhouse daily puzzle of 2026-11-25" or "... puzzle 7"."""
+    """"Martian Greenhouse daily puzzle of 2026-11-25" or "... puzzle 7", in the reader's language."""
     title = registry.get(puzzle.kind).rules.title or puzzle.kind
-    return f"{title} daily puzzle of {puzzle.day:%Y-%m-%d}" if puzzle.day else f"{title} puzzle {puzzle.id}"
+    if puzzle.day:
+        return gettext("%(game)s daily puzzle of %(day)s", game=title, day=f"{puzzle.day:%Y-%m-%d}")
+    return gettext("%(game)s puzzle %(id)s", game=title, id=puzzle.id)
 
 
 def par_text(puzzle: Puzzle) -> str:
-    """"par 7 (the solver's best in 10 s; no solution has fewer than 3)"."""
+    """"par 7: the solver's best in 10 s, and no solution has fewer than 3",
+    in the reader's language: a sentence of its own, never inside brackets."""
     if puzzle.lower_bound is None:
-        return "no par (this game has no solver)"
-    budget = f"{puzzle.solver_seconds:g} s"
+        return gettext("no par: this game has no solver")
+    budget = f"{puzzle.solver_seconds:g}"
     if puzzle.par is None:
-        return f"no par: the solver found no solution in {budget} (none has fewer than {puzzle.lower_bound})"
+        return gettext("no par: the solver found no solution in %(seconds)s s, and none has fewer than %(bound)s",
+                       seconds=budget, bound=puzzle.lower_bound)
     if puzzle.optimal:
-        return f"par {puzzle.par} (proven the fewest possible)"
-    return f"par {puzzle.par} (the solver's best in {budget}; no solution has fewer than {puzzle.lower_bound})"
+        return gettext("par %(par)s, proven the fewest possible", par=puzzle.par)
+    return gettext("par %(par)s: the solver's best in %(seconds)s s, and no solution has fewer than %(bound)s",
+                   par=puzzle.par, seconds=budget, bound=puzzle.lower_bound)
+
+
+def par_short(puzzle: Puzzle) -> str:
+    """"par 7" (or "no par"), for a list beside the puzzle's name."""
+    return gettext("par %(par)s", par=puzzle.par) if puzzle.par is not None else gettext("no par")

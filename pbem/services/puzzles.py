@@ -32,7 +32,7 @@ from pbem.models.puzzles import PublishedSeedGame, Puzzle
 from pbem.services import games
 from pbem.services import visibility as views
 from pbem.services.errors import BadInput, NotFound
-from pbem.services.par import completed_score, distance, name_of, par_text
+from pbem.services.par import completed_score, distance, name_of, par_short, par_text
 from pbem.services.stored import option_words
 
 #: where a daily puzzle gets its seed; tests may replace it
@@ -218,6 +218,7 @@ def summary(puzzle: Puzzle) -> dict[str, Any]:
         "optimal": puzzle.optimal,
         "solver_seconds": puzzle.solver_seconds,
         "par_text": par_text(puzzle),
+        "par_short": par_short(puzzle),
         "created_at": puzzle.created_at,
     }
 
