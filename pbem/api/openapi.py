@@ -149,6 +149,21 @@ def document() -> dict[str, Any]:
     spec.path("/puzzles/{puzzle_id}/games", parameters=[_PUZZLE_ID], operations={"post": {
         "summary": "start a game of the puzzle (no body); it starts at once, its seed shown",
         "responses": _responses("the new game", "GameDetail", ("401", "404"), "201")}})
+    events = {"name": "Last-Event-ID", "in": "header", "schema": {"type": "integer"},
+              "description": "resume after this event: every change since comes first, in order"}
+    for path, parameters, summary in (
+            ("/games/{game_id}/events", [_GAME_ID], "the game's changes as they happen"),
+            ("/me/events", [], "the changes of every game you have a seat in")):
+        spec.path(path, parameters=parameters, operations={"get": {
+            "summary": summary + " (Server-Sent Events: an event: game frame per change, id to resume with "
+                                 "Last-Event-ID or ?last_event_id=, a heartbeat comment every 15 s; docs/api.md)",
+            "parameters": [events, {"name": "last_event_id", "in": "query", "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {
+                "schema": {"type": "string"}}}},
+                **{code: {"description": _ERRORS.get(code, "the server holds as many streams as it can; try again "
+                                                           "after Retry-After seconds"),
+                          "content": {"application/json": {"schema": "Error"}}}
+                   for code in ("400", "401", "403", "404", "503")}}}})
     spec.path("/me/schedule", operations={
         "get": {"summary": "your reminders, digest choice, vacation days and calendar feed",
                 "responses": _responses("your schedule", "Schedule", ("401",))},

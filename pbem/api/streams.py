@@ -65,6 +65,10 @@ def _last_event_id() -> int | None:
 
 def _stream(player_id: int, game_id: int | None, seat: int | None) -> ResponseReturnValue:
     after = _last_event_id()
+    # the caller is known: give the request's database connection back now, not when the request ends (a
+    # stream's first frames read on a session of their own); hundreds of streams opening at once must not
+    # hold the pool while the process's dispatcher starts
+    get_session().close()
     config = current_app.config
     bound = engine()
     dispatcher, stream = events.open_stream(bound, player_id, game_id, seat, int(config["EVENT_STREAMS"]),
