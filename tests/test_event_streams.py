@@ -317,3 +317,63 @@ def test_one_dispatcher_reads_the_changes_for_every_stream_of_the_process(player
     finally:
         for reader in readers:
             reader.close()
+
+
+def test_old_events_are_pruned_and_the_newest_is_kept(players, streams_app):
+    gid = players.game("alice", "bob")
+    players.play(gid, 2)
+    engine = streams_app.extensions["pbem_engine"]
+    with Session(engine) as session:
+        session.connection().execute(text("UPDATE game_events SET at = :old"),
+                                     {"old": "2020-01-01 00:00:00.000" if engine.dialect.name == "sqlite"
+                                      else "2020-01-01T00:00:00Z"})
+        session.commit()
+        newest = events.newest_id(session)
+    events.dispatcher(engine).prune()
+    with Session(engine) as session:
+        assert [row.id for row in session.exec(select(GameEvent)).all()] == [newest], "only the newest is left"
+    players.play(gid)
+    with Session(engine) as session:
+        assert events.newest_id(session) == newest + 1, "ids go on from there"
+
+
+def test_a_turn_committed_by_another_process_reaches_the_stream_at_once(players, streams_app, database_config):
+    """On PostgreSQL the process serving the stream hears another process's
+    commit (``LISTEN/NOTIFY``), well before its safety-net read."""
+    import json
+    import subprocess
+    import sys
+
+    engine = streams_app.extensions["pbem_engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite has one process serving (pbem serve)")
+    gid = players.game("alice", "bob")
+    bob = players.stream("bob", f"/api/v1/games/{gid}/events")
+    try:
+        bob.wait(lambda r: r.events())
+        script = (
+            "import json, sys\n"
+            "from pbem import create_app\n"
+            "from pbem.db import get_session\n"
+            "from pbem.services.accounts import player_for_email\n"
+            "from pbem.services.turns import submit_turn\n"
+            "config = json.loads(sys.argv[1])\n"
+            "app = create_app({'TESTING': True, 'SECRET_KEY': 'x', 'AUTO_MIGRATE': False, 'BASE_URL': 'http://t', **config})\n"
+            "with app.app_context():\n"
+            "    s = get_session()\n"
+            "    print('ready', flush=True); sys.stdin.readline()\n"
+            f"    submit_turn(s, {gid}, player_for_email(s, 'alice@example.org'), 'a1', 0, 'api')\n"
+            "import time; time.sleep(3)  # a server process goes on (its NOTIFY is sent by a thread of its own)\n"
+        )
+        other = subprocess.Popen([sys.executable, "-c", script, json.dumps(database_config)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True)
+        assert other.stdout.readline().strip() == "ready"
+        started = time.monotonic()
+        other.stdin.write("\n")
+        other.stdin.flush()
+        event = bob.wait_for_ply(1, 10)
+        assert event is not None and time.monotonic() - started < 3.0, "not left to the 20 s safety net"
+        assert other.wait(30) == 0
+        assert event["data"]["turns"][0]["canonical"] == "a1"
+    finally:
+        bob.close()

@@ -374,16 +374,8 @@ class Dispatcher:
         c = table_of(GameEvent).c
         with Session(self.engine) as session:
             newest = newest_id(session)
-            session.connection().execute(delete(table_of(GameEvent)).where(
-                c.at < _cutoff(session, cutoff), c.id < newest))
+            session.connection().execute(delete(table_of(GameEvent)).where(c.at < cutoff, c.id < newest))
             session.commit()
-
-
-def _cutoff(session: Session, moment: datetime) -> Any:
-    """``moment`` as the ``at`` column stores it (SQLite: text of naive UTC)."""
-    if session.get_bind().dialect.name == "sqlite":
-        return moment.astimezone(timezone.utc).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%f")[:23]
-    return moment
 
 
 def replay(engine: Engine, stream: Stream, after: int) -> Iterator[tuple[int, str]]:
