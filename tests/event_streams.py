@@ -34,8 +34,10 @@ def parse(chunk: str) -> list[dict]:
 class Reader:
     """An open stream of ``client`` at ``url``, read in the background."""
 
-    def __init__(self, client, url: str, headers: dict | None = None):
-        self.response = client.get(url, headers=headers or {}, buffered=False)
+    def __init__(self, client, url: str, headers: dict | None = None, threads: bool = True):
+        # each stream is read in a thread of its own, as a threaded server would answer it
+        self.response = client.get(url, headers=headers or {}, buffered=False,
+                                   environ_overrides={"wsgi.multithread": threads})
         self.status = self.response.status_code
         self.frames: list[dict] = []
         self.raw: list[str] = []

@@ -184,6 +184,15 @@ def test_strangers_and_signed_out_callers_get_no_stream(players, streams_app):
     assert bad.status == 400 and "Last-Event-ID" in bad.response.get_json()["error"]
 
 
+def test_a_server_of_one_thread_a_process_refuses_streams_saying_why(players):
+    """gunicorn's sync worker answers one request at a time: a stream would hold the process."""
+    gid = players.game("alice", "bob")
+    refused = Reader(players.app.test_client(), f"/api/v1/games/{gid}/events",
+                     {"Authorization": f"Bearer {players.tokens['bob']}"}, threads=False)
+    assert refused.status == 503 and "gthread" in refused.response.get_json()["error"]
+    assert events.dispatcher(players.app.extensions["pbem_engine"]).open_streams() == 0, "its place is given back"
+
+
 def test_the_signed_in_session_cookie_opens_a_stream(players, streams_app):
     gid = players.game("alice", "bob")
     browser = streams_app.test_client()

@@ -73,7 +73,13 @@ def _stream(player_id: int, game_id: int | None, seat: int | None) -> ResponseRe
     bound = engine()
     dispatcher, stream = events.open_stream(bound, player_id, game_id, seat, int(config["EVENT_STREAMS"]),
                                             float(config["EVENT_POLL_SECONDS"]), float(config["EVENT_KEEP_HOURS"]))
-    if stream is None:
+    if stream is None or not request.environ.get("wsgi.multithread"):
+        if stream is not None:  # a server of one thread a process (gunicorn's sync worker): a stream would hold it
+            dispatcher.close(stream)
+            answer = error_response(gettext("this server cannot hold event streams: it answers one request at a "
+                                            "time in each process (run gunicorn with --worker-class gthread)"), 503)
+            answer.headers["Retry-After"] = "60"
+            return answer
         answer = error_response(gettext("this server has as many event streams open as it can hold (%(count)s); "
                                         "try again in a few seconds", count=config["EVENT_STREAMS"]), 503)
         answer.headers["Retry-After"] = "5"
