@@ -51,8 +51,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-#: gunicorn's settings for the production set-up (docs/server.md)
-GUNICORN = ("--workers", "4", "--worker-class", "gthread", "--threads", "64")
+#: gunicorn's settings for the production set-up (docs/server.md, "Event streams under gunicorn")
+GUNICORN = ("--workers", "4", "--worker-class", "gthread", "--threads", "400", "--graceful-timeout", "5")
 PYTHON = sys.executable
 
 
@@ -81,6 +81,7 @@ class Server:
             url = database or "postgresql+psycopg://postgres@127.0.0.1:5432/test"
             self._schema(url, schema)
             env.update({"DATABASE_URL": url, "PBEM_DATABASE_SCHEMA": schema, "PBEM_SCHEDULER": "off",
+                        "PBEM_EVENT_STREAMS": "350",
                         "PBEM_MAIL_SERVE_PORT": str(self.mail_port), "PBEM_MAIL_SERVE_PROTOCOL": "smtp"})
         self.env = {**env, **(extra_env or {})}
         self._prepare()
@@ -399,7 +400,8 @@ def main() -> None:
         ]
     finally:
         server.stop()
-    setup = "gunicorn (4 gthread workers), PostgreSQL, pbem scheduler, pbem mail serve" if args.production else \
+    setup = "gunicorn (4 gthread workers of 400 threads), PostgreSQL, pbem scheduler, pbem mail serve" \
+        if args.production else \
         "pbem serve on its embedded defaults (SQLite, .eml folder, embedded scheduler and listener)"
     print(f"{setup}; {args.turns} turns each\n")
     print("| measure | n | p50 | worst | issue 52's goal (p50 / worst) |")
