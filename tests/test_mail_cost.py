@@ -95,10 +95,10 @@ def test_the_memo_keeps_what_a_seat_sees_apart_from_another_seat(hands):
         assert _png(shared) == _png(single)
 
 
-def _notification(**extra):
+def _notification(text="Un texte\n\nen français: à vous de jouer", **extra):
     return compose_notification(
         from_addr="pbem <pbem@example.org>", to_addr="Émile <emile@example.org>",
-        subject="Game 3 (Logger): your turn — à vous", text="Un texte\n\nen français: à vous de jouer",
+        subject="Game 3 (Logger): your turn — à vous", text=text,
         domain="example.org", loop_id="pbem@example.org", diagram="a b c\n1 2 3", after="Moves: 1. a1",
         png=b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40, reply_to="play+token@example.org",
         message_id="<m1@example.org>", refusal_link="https://example.org/refuse/" + "x" * 60, **extra)
@@ -266,3 +266,28 @@ def test_a_boundary_found_in_the_text_is_changed_as_the_email_package_does():
             assert _Generator._make_boundary(given) == expected
     random.seed(9)
     assert _Generator._make_boundary(f"--{taken}--\n--{taken}.0".encode("ascii")) == f"{taken}.1"
+
+
+def test_notifications_keep_the_process_boundaries_unless_a_part_holds_one():
+    """Every notification's multiparts get ``BOUNDARIES`` (their header
+    parsed once); a mail whose text holds one gets boundaries drawn by the
+    email package instead, and reads back whole either way."""
+    from email.parser import BytesParser
+
+    plain = _notification()
+    assert [part.get_boundary() for part in plain.walk() if part.is_multipart()] == list(compose_module.BOUNDARIES)
+    for boundary in compose_module.BOUNDARIES:
+        # a text part goes out as it is (7bit, 8bit): the generator draws the boundaries
+        for text in (f"a reply quoting\n--{boundary}\n--{boundary}--\nin its text",
+                     f"une réponse citant\n--{boundary}\nen français"):
+            message = compose_notification(
+                from_addr="pbem <pbem@example.org>", to_addr="emile@example.org", subject="Game 3", text=text,
+                domain="example.org", loop_id="pbem@example.org", png=_png(plain), message_id="<m1@example.org>")
+            boundaries = {part.get_boundary() for part in message.walk() if part.is_multipart()}
+            assert boundaries == {None}  # drawn when written
+            read = BytesParser(policy=policy.default).parsebytes(flatten(message, linesep="\r\n"))
+            assert text in read.get_body(("plain",)).get_content().replace("\r\n", "\n")
+            assert _png(read) == _png(plain)
+    read = BytesParser(policy=policy.default).parsebytes(flatten(plain, linesep="\r\n"))
+    assert [part.get_content_type() for part in read.walk()] == [
+        "multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
