@@ -332,15 +332,26 @@ def test_old_events_are_pruned_and_the_newest_is_kept(players, streams_app):
     gid = players.game("alice", "bob")
     players.play(gid, 2)
     engine = streams_app.extensions["pbem_engine"]
-    with Session(engine) as session:
-        session.connection().execute(text("UPDATE game_events SET at = :old"),
-                                     {"old": "2020-01-01 00:00:00.000" if engine.dialect.name == "sqlite"
-                                      else "2020-01-01T00:00:00Z"})
-        session.commit()
-        newest = events.newest_id(session)
+    old = "2020-01-01 00:00:00.000" if engine.dialect.name == "sqlite" else "2020-01-01T00:00:00Z"
+
+    def age(upto: int) -> None:
+        with Session(engine) as session:
+            session.connection().execute(text("UPDATE game_events SET at = :old WHERE id <= :upto"),
+                                         {"old": old, "upto": upto})
+            session.commit()
+
+    def kept() -> list[int]:
+        with Session(engine) as session:
+            return [row.id for row in session.exec(select(GameEvent).order_by(GameEvent.id)).all()]
+
+    ids = kept()
+    age(ids[1])  # the game's creation and start are old, its turns are not
     events.dispatcher(engine).prune()
-    with Session(engine) as session:
-        assert [row.id for row in session.exec(select(GameEvent)).all()] == [newest], "only the newest is left"
+    assert kept() == ids[2:]
+    age(ids[-1])
+    events.dispatcher(engine).prune()
+    newest = ids[-1]
+    assert kept() == [newest], "only the newest is left"
     players.play(gid)
     with Session(engine) as session:
         assert events.newest_id(session) == newest + 1, "ids go on from there"

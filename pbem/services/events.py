@@ -373,8 +373,13 @@ class Dispatcher:
         cutoff = datetime.now(timezone.utc) - timedelta(hours=self.keep_hours)
         c = table_of(GameEvent).c
         with Session(self.engine) as session:
-            newest = newest_id(session)
-            session.connection().execute(delete(table_of(GameEvent)).where(c.at < cutoff, c.id < newest))
+            # ids grow with time: delete below the first id still young enough (found along the primary key,
+            # so neither statement reads the whole table), never the newest
+            keep = session.connection().execute(
+                select(c.id).where(c.at >= cutoff).order_by(c.id).limit(1)).scalar()
+            if keep is None:
+                keep = newest_id(session)
+            session.connection().execute(delete(table_of(GameEvent)).where(c.id < keep))
             session.commit()
 
 
