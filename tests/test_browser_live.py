@@ -146,3 +146,22 @@ def test_without_javascript_the_game_page_is_as_before(browser, served):
     page.reload()
     expect(page.locator("h2", has_text="Your turn")).to_be_visible()
     context.close()
+
+
+def test_a_preview_being_read_is_not_replaced_but_the_news_is_told(browser, served):
+    alice = sign_in(browser, served, "alice@example.org")
+    bob = sign_in(browser, served, "bob@example.org")
+    game_url = _meet(alice, bob)
+    alice.goto(game_url)
+    alice.fill("#turn", "a1")
+    alice.click("text=Preview")
+    expect(alice.locator("#preview-canonical")).to_have_text("a1")
+    _listening(alice)
+    bob.goto(game_url)
+    bob.click("text=Offer a draw")
+    expect(alice.locator("#live-news")).to_be_visible(timeout=SOON)
+    expect(alice.locator("#preview-canonical")).to_have_text("a1")  # still there to read
+    alice.click("#live-show")
+    expect(alice.locator("button", has_text="Agree to the draw")).to_be_visible(timeout=SOON)
+    expect(alice.locator("#turn")).to_have_value("a1")
+    assert _same_document(alice)

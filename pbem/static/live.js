@@ -4,8 +4,9 @@
 // fetches the page again and puts its new content in place of the old: the
 // board, the move list, "your turn" and the turn box, the result follow
 // without a reload.  What the player is typing in the turn box stays.
-// While the player steps back through the game, nothing is swapped: the
-// page says the game moved on, with a link to show it.  Without JavaScript
+// While the player steps back through the game, or reads the preview of a
+// turn or the error of a refused one, nothing is swapped: the page says the
+// game moved on, with a link to show it.  Without JavaScript
 // (or EventSource) the page is as it was.  No word is written here: the
 // notice is in the page.
 (function () {
@@ -76,9 +77,15 @@
       });
   }
 
+  // a page the player is reading something on that the page at its address would not show again (a
+  // preview of their turn, the error of a turn refused): say the game moved on instead of replacing it
+  function reading() {
+    return document.querySelector("div.preview") || document.getElementById("turn-error");
+  }
+
   function changed() {
     if (newestKey === shownKey) return;
-    if (steppingBack()) { tell(); return; }
+    if (steppingBack() || reading()) { tell(); return; }
     refresh();
   }
 
