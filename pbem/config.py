@@ -94,6 +94,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "MAIL_QUEUE_LIFETIME": 5 * 24 * 3600,  # seconds of failing (the SMTP server down included) before giving up
         "MAIL_UNCERTAIN_RETRY": 2 * 3600,  # seconds before resending a message whose end went unanswered
         "SMTP_DATA_TIMEOUT": 600,  # seconds to wait for the answer to the end of a message (RFC 5321: 10 min)
+        "MAIL_SEND_NICE": 10,  # the nice increment of the thread that sends mail (0: as the process; Linux)
         "MAIL_SEND_BUDGET": 25,  # seconds one outbox run may keep sending while mail is due (< OUTBOX_SECONDS)
         "MAIL_LISTENER": True,  # pbem serve starts a listener on the embedded default
         "MAIL_LISTENER_PROTOCOL": "smtp",  # smtp or lmtp
@@ -142,7 +143,8 @@ TYPES: dict[str, type] = {
 _RANGES: dict[str, tuple[int, int | None]] = {"DIGEST_HOUR": (0, 23), "WTF_CSRF_TIME_LIMIT": (1, None),
                                               "SIGN_IN_MAX_AGE": (1, None), "MAIL_MAX_ATTEMPTS": (1, None),
                                               "DIAGRAM_CACHE_SIZE": (1, None), "MAX_CONTENT_LENGTH": (1024, None),
-                                              "MAIL_SEND_BUDGET": (1, None), "BOT_THREADS": (1, 64)}
+                                              "MAIL_SEND_BUDGET": (1, None), "BOT_THREADS": (1, 64),
+                                              "MAIL_SEND_NICE": (0, 19)}
 #: keys that take one of a few words
 CHOICES: dict[str, tuple[str, ...]] = {
     "MAIL_LISTENER_PROTOCOL": ("smtp", "lmtp"),
