@@ -160,7 +160,7 @@ def play_turn(player: Player, game_id: int, stats: Stats, reply_to: dict[tuple[s
             _, now = player.api("GET", f"/games/{game_id}")
             if now["ply"] > ply:
                 break
-            time.sleep(0.05)
+            time.sleep(0.2)  # a mail player looks now and then, not in a tight loop
         else:
             if ok:
                 stats.error(f"mail turn in game {game_id} at ply {ply} never played")
