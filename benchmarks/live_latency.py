@@ -88,7 +88,9 @@ class Server:
         if production:
             if shutil.which("gunicorn", path=str(Path(PYTHON).parent)) is None:
                 subprocess.run([PYTHON, "-m", "pip", "install", "--quiet", "gunicorn"], check=True)
+            self.access_log = folder / "access.log"
             self._start([str(Path(PYTHON).parent / "gunicorn"), *(gunicorn or GUNICORN),
+                         "--access-logfile", str(self.access_log), "--access-logformat", "%(m)s %(U)s %(s)s %(D)s",
                          "--bind", f"127.0.0.1:{self.port}", "pbem:create_app()"])
             self._start([PYTHON, "-m", "pbem", "scheduler"])
             self._start([PYTHON, "-m", "pbem", "mail", "serve"])

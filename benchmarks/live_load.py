@@ -270,6 +270,26 @@ def floor(player: Player, count: int = 50) -> list[float]:
     return times
 
 
+def server_times(server: Server, skip_lines: int) -> dict[str, Any]:
+    """The turn requests' times as gunicorn logged them (``%(D)s``, from the
+    request read to the answer written), from line ``skip_lines`` of its
+    access log on: the server's own view, without the client's waits."""
+    lines = server.access_log.read_text().splitlines()[skip_lines:]
+    times: dict[str, list[float]] = {"api": [], "web": [], "other": []}
+    for line in lines:
+        parts = line.split()
+        if len(parts) != 4 or not parts[3].isdigit():
+            continue
+        method, path, seconds = parts[0], parts[1], int(parts[3]) / 1e6
+        if method == "POST" and path.endswith("/turns"):
+            times["api"].append(seconds)
+        elif method == "POST" and path.endswith("/turn"):
+            times["web"].append(seconds)
+        elif "/events" not in path:
+            times["other"].append(seconds)
+    return {f"server {way} {name} (ms)": value for way in times for name, value in percentiles(times[way]).items()}
+
+
 def check_database(server: Server, stats: Stats) -> dict[str, Any]:
     """Turns lost or doubled, mail doubled, the longest outbox wait: read from the database."""
     from sqlalchemy import text
@@ -307,6 +327,7 @@ def run(server: Server, players: list[Player], rate: float, seconds: float, stre
     threads = [threading.Thread(target=drive, args=(pair, rate / len(pairs), until, stats), daemon=True)
                for pair in pairs]
     base = floor(players[0])
+    logged = len(server.access_log.read_text().splitlines())
     started = time.monotonic()
     for thread in threads:
         thread.start()
@@ -329,6 +350,7 @@ def run(server: Server, players: list[Player], rate: float, seconds: float, stre
            for name, value in percentiles(stats.turn_times[way]).items()},
         "turn request p99, API and web (ms)": percentiles(request_times).get("p99"),
         "floor GET /me p50 (ms)": round(statistics.median(base) * 1000, 1),
+        **server_times(server, logged),
         "streams": counts,
         **check_database(server, stats),
     }
