@@ -31,8 +31,10 @@ def test_the_runner_prints_the_boards_table_and_a_summary():
         row = next(line for line in lines if line.startswith(f"PNG board for mail ({game})"))
         assert "< 5 ms" in row and row.split()[-1] in ("PASS", "MISS")
         assert any(line.startswith(f"- PNG board for mail ({game})") and "was" in line for line in lines)
+        assert any(line.startswith("PNG board for mail, ") and line.split(" (")[1].startswith(f"{game})")
+                   for line in lines), f"the random-play sample's row of {game}"
     summary = lines[-1]
-    assert summary.startswith(f"{len(registry.names())} rows: ") and "PASS" in summary and "MISS" in summary
+    assert summary.startswith(f"{2 * len(registry.names())} rows: ") and "PASS" in summary and "MISS" in summary
 
 
 def test_row_modules_are_found_by_name_and_a_wrong_name_is_refused():

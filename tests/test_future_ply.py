@@ -5,6 +5,8 @@ API, the web form, a mailed ``#N`` turn and ``#N preview``, and ``pbem play``.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 from conftest import make_test_app
@@ -62,7 +64,8 @@ def test_the_web_form_with_a_future_ply_says_what_is_wrong(app, alice):
     response = post(alice, f"/games/{game_id}", f"/games/{game_id}/turn", turn="a1", ply="4", action="play")
     assert response.status_code == 409
     page = text(response)
-    assert "ply 4 has not been reached yet" in page and "moved on" not in page
+    refusal = re.search(r'id="turn-error"[^>]*>(.*?)</p>', page, re.S).group(1)
+    assert "ply 4 has not been reached yet" in refusal and "moved on" not in refusal
     assert "turn to play now is turn 1, sent with ply 0" in page
 
 
