@@ -197,6 +197,7 @@ def _sweeper(app: Flask) -> Woken:
     woken (channel ``sweep``, its POSIX time) brings that forward."""
     from pbem import db
     from pbem.models import ACTIVE, Game
+    from pbem.services import gamestate
 
     run = _guarded("sweep", sweep_job, app)
     earliest: list[float | None] = [None]
@@ -215,15 +216,10 @@ def _sweeper(app: Flask) -> Woken:
             run()
             with app.app_context(), Session(db.engine()) as session:
                 first = session.exec(select(func.min(Game.next_check_at)).where(Game.status == ACTIVE)).one()
-            earliest[0] = None if first is None else wake_time(first)
+            earliest[0] = None if first is None else gamestate.posix_time(first)
         return None if earliest[0] is None else max(0.05, earliest[0] - time.time())
 
     return woken
-
-
-def wake_time(moment: datetime) -> float:
-    """POSIX time of a stored moment (naive ones are UTC)."""
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
 
 
 def _bot_pool(app: Flask) -> tuple[Woken, ThreadPoolExecutor]:

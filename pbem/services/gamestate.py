@@ -101,10 +101,10 @@ def changed(session: Session, game_id: Any, values: dict[str, Any]) -> None:
     wake.on_commit(session, "games", game_id)
     check = values.get("next_check_at")
     if check is not None:
-        wake.on_commit(session, "sweep", _posix(check))
+        wake.on_commit(session, "sweep", posix_time(check))
 
 
-def _posix(moment: datetime) -> float:
+def posix_time(moment: datetime) -> float:
     """POSIX time of a stored moment (naive ones are UTC)."""
     return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
 
